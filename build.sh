@@ -1,0 +1,253 @@
+#!/usr/bin/env bash
+# groundgate's one task runner. `./build.sh help` lists the subcommands.
+#
+#   ./build.sh            set up what the machine lacks, build the CLI, the default indexes and pkg/,
+#                         then answer one demonstration query on a default index
+#   ./build.sh test       every test (Rust unit + integration, CLI contract on the default indexes,
+#                         the wasm package under Node)
+#
+# Everything is cached: a second run takes seconds. Set GG_OFFLINE_WASM=1 to force the offline
+# wasm toolchain route even where `rustup target add` would work.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+cd "$ROOT"
+CACHE="$ROOT/.cache"
+FETCH="$CACHE/fetch"
+BIN="$ROOT/target/release/groundgate"
+INSTANCES=(rnd constitution lohelp pyfaq)
+export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-never}"
+export PATH="$HOME/.cargo/bin:$PATH"
+
+say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
+die() { printf 'build.sh: %s\n' "$*" >&2; exit 1; }
+have() { command -v "$1" >/dev/null 2>&1; }
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; elif have sudo; then sudo "$@"; else return 1; fi; }
+
+APT_UPDATED=0
+apt_install() { # apt_install PKG... — install Debian packages that are missing
+  local missing=()
+  for p in "$@"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  have apt-get || return 1
+  if [ $APT_UPDATED = 0 ]; then as_root apt-get update -qq || return 1; APT_UPDATED=1; fi
+  say "apt-get install ${missing[*]}"
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+}
+
+# ---------------------------------------------------------------- toolchain
+
+# Which cargo/rustc build for wasm32: rustup's when its target is installed or can be added, else
+# Debian's rustc 1.96 with a wasm32 std built from source (../shared/TOOLCHAIN.md, "offline route").
+WASM_PATH=""
+wasm_toolchain() {
+  if [ -z "${GG_OFFLINE_WASM:-}" ] && have rustup; then
+    if rustup target list --installed 2>/dev/null | grep -q '^wasm32-unknown-unknown$' ||
+       rustup target add wasm32-unknown-unknown >/dev/null 2>&1; then
+      WASM_PATH="$PATH"; return 0
+    fi
+  fi
+  say "no rustup wasm32 target: using Debian's rustc with a locally built wasm32 std"
+  apt_install rustc-web cargo-web rust-web-src lld-22 || die "cannot install Debian's rustc-web (needs apt)"
+  local sysroot; sysroot="$(/usr/bin/rustc --print sysroot)"
+  local dest="$sysroot/lib/rustlib/wasm32-unknown-unknown/lib"
+  if ! ls "$dest"/libstd-*.rlib >/dev/null 2>&1; then
+    say "building std for wasm32 (once, ~2 min)"
+    local tmp; tmp="$(mktemp -d)"; mkdir -p "$tmp/src"
+    printf '[package]\nname="stdbuild"\nversion="0.0.0"\nedition="2021"\n[lib]\ncrate-type=["cdylib"]\n' > "$tmp/Cargo.toml"
+    : > "$tmp/src/lib.rs"
+    (cd "$tmp" && CARGO_PROFILE_RELEASE_LTO=true RUSTC=/usr/bin/rustc RUSTC_BOOTSTRAP=1 \
+      /usr/bin/cargo build -q --release --target wasm32-unknown-unknown \
+      -Zbuild-std=std,panic_abort,panic_unwind) || die "building the wasm32 std failed"
+    as_root mkdir -p "$dest"
+    as_root cp "$tmp"/target/wasm32-unknown-unknown/release/deps/*.rlib "$dest"/
+    as_root rm -f "$dest"/libstdbuild*
+    rm -rf "$tmp"
+  fi
+  WASM_PATH="/usr/bin:$PATH"
+}
+
+lock_version() { # version of a crate in Cargo.lock
+  awk -v n="$1" '$0=="name = \""n"\""{getline; gsub(/version = |"/,""); print; exit}' Cargo.lock
+}
+
+wasm_tools() {
+  [ -f Cargo.lock ] || cargo generate-lockfile -q
+  local want; want="$(lock_version wasm-bindgen)"
+  if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$want" ]; then
+    say "cargo install wasm-bindgen-cli $want (once, ~5 min)"
+    cargo install -q --force wasm-bindgen-cli --version "$want"
+  fi
+  if ! have wasm-pack; then
+    say "cargo install wasm-pack (once, ~5 min)"
+    cargo install -q --locked wasm-pack
+  fi
+  if [ ! -x node_modules/.bin/wasm-opt ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+    have npm || apt_install nodejs npm || die "needs Node.js and npm"
+    say "npm ci (binaryen's wasm-opt and the test tools)"
+    npm ci --no-audit --no-fund --loglevel=error
+  fi
+}
+
+setup() {
+  have cargo || die "needs a Rust toolchain (cargo); on Debian: apt-get install cargo, or rustup"
+  have node || apt_install nodejs npm || die "needs Node.js"
+  wasm_toolchain
+  wasm_tools
+}
+
+# ---------------------------------------------------------------- sources and indexes
+
+unzip_py() { python3 -m zipfile -e "$1" "$2"; }
+
+fetch_pypi() { # fetch_pypi NAME VERSION → unpacked under $FETCH/NAME
+  local name="$1" version="$2" dir="$FETCH/$1"
+  [ -f "$dir/.done-$version" ] && return 0
+  have python3 && python3 -m pip --version >/dev/null 2>&1 || apt_install python3-pip || return 1
+  say "pip download $name==$version"
+  rm -rf "$dir"; mkdir -p "$dir/wheel"
+  python3 -m pip download -q --no-deps --only-binary=:all: -d "$dir/wheel" "$name==$version" || return 1
+  unzip_py "$dir"/wheel/*.whl "$dir" && rm -rf "$dir/wheel" && touch "$dir/.done-$version"
+}
+
+fetch_deb() { # fetch_deb PACKAGE → unpacked under $FETCH/PACKAGE
+  local pkg="$1" dir="$FETCH/$1"
+  [ -f "$dir/.done" ] && return 0
+  have apt-get || return 1
+  if [ $APT_UPDATED = 0 ]; then as_root apt-get update -qq || true; APT_UPDATED=1; fi
+  say "apt-get download $pkg"
+  rm -rf "$dir"; mkdir -p "$dir/deb"
+  (cd "$dir/deb" && apt-get download -q "$pkg" >/dev/null) || return 1
+  dpkg-deb -x "$dir"/deb/*.deb "$dir" && rm -rf "$dir/deb" && touch "$dir/.done"
+}
+
+fetch_instance() {
+  case "$1" in
+    rnd) fetch_pypi korean-rnd-regs-mcp 0.61.0 ;;
+    constitution) fetch_pypi konlpy 0.6.0 ;;
+    lohelp) fetch_deb libreoffice-help-ko ;;
+    pyfaq) fetch_deb python3.11-doc ;;
+  esac
+}
+
+cli() {
+  say "cargo build --release (CLI)"
+  cargo build -q --release --bin groundgate
+}
+
+indexes() {
+  mkdir -p "$FETCH"
+  BUILT=()
+  for name in "${INSTANCES[@]}"; do
+    if ! fetch_instance "$name"; then
+      echo "build.sh: skipping instance '$name': its source package could not be fetched (needs apt/PyPI)" >&2
+      continue
+    fi
+    local out="indexes/$name.ggi"
+    if [ ! -f "$out" ] || [ "indexes/$name.toml" -nt "$out" ] || [ "$BIN" -nt "$out" ]; then
+      "$BIN" build --manifest "indexes/$name.toml" --out "$out" --quiet
+    fi
+    BUILT+=("$name")
+  done
+}
+
+# ---------------------------------------------------------------- wasm package
+
+pkg() {
+  say "wasm-pack build → pkg/node, pkg/web"
+  local t
+  for t in nodejs web; do
+    local out="pkg/$([ $t = nodejs ] && echo node || echo web)"
+    PATH="$WASM_PATH" CARGO_TARGET_DIR="$ROOT/target/wasm" wasm-pack --quiet build --release \
+      --target "$t" --out-dir "$out" --out-name groundgate --mode no-install --no-pack \
+      -- --no-default-features --features wasm >/dev/null
+    node_modules/.bin/wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int \
+      --enable-sign-ext --enable-mutable-globals \
+      "$out/groundgate_bg.wasm" -o "$out/groundgate_bg.wasm"
+    rm -f "$out/.gitignore"
+  done
+  local raw gz
+  raw=$(stat -c %s pkg/web/groundgate_bg.wasm); gz=$(gzip -9c pkg/web/groundgate_bg.wasm | wc -c)
+  echo "pkg: groundgate_bg.wasm $raw bytes, $gz gzipped"
+}
+
+# ---------------------------------------------------------------- commands
+
+demo() {
+  local q='감리원이 아니라 연구개발기관이 연구개발비를 사용하는 기준은?'
+  [ -f indexes/rnd.ggi ] || { echo "(no rnd index; demo skipped)"; return 0; }
+  say "demo: groundgate search --index indexes/rnd.ggi --k 3 \"$q\""
+  "$BIN" search --index indexes/rnd.ggi --k 3 "$q"
+}
+
+cmd_all() {
+  setup
+  cli
+  indexes
+  pkg
+  demo
+}
+
+cmd_test() {
+  setup
+  say "cargo fmt --check"
+  cargo fmt --all -- --check
+  say "cargo clippy -D warnings"
+  cargo clippy -q --all-targets -- -D warnings
+  PATH="$WASM_PATH" CARGO_TARGET_DIR="$ROOT/target/wasm" cargo clippy -q --lib --target wasm32-unknown-unknown \
+    --no-default-features --features wasm -- -D warnings
+  cli
+  indexes
+  pkg
+  say "cargo test"
+  GG_INDEXES="$ROOT/indexes" GG_INSTANCES="${BUILT[*]}" cargo test -q --all-targets 2>&1 | tail -n 25
+  cargo test -q --doc 2>&1 | tail -n 3
+  say "node --test (wasm package)"
+  node --test tests/node/
+}
+
+cmd_bench() {
+  [ -d ../shared/data ] || die "the bench reads ../shared/data (development data), which is not here"
+  cli
+  indexes
+  say "retrieval bench (release)"
+  cargo bench -q --bench retrieval -- "${@}"
+}
+
+cmd_fuzz() { # ./build.sh fuzz [SECONDS]
+  have cargo-fuzz || { say "cargo install cargo-fuzz"; cargo install -q --locked cargo-fuzz; }
+  rustup toolchain list | grep -q nightly || die "cargo fuzz needs a nightly toolchain"
+  [ -f indexes/constitution.ggi ] || { cli; indexes; }
+  mkdir -p fuzz/corpus/open_search
+  cp indexes/constitution.ggi fuzz/corpus/open_search/constitution.ggi
+  cargo +nightly fuzz run open_search fuzz/corpus/open_search -- -max_total_time="${1:-600}" -max_len=200000
+}
+
+cmd_serve() {
+  [ -f pkg/web/groundgate_bg.wasm ] || cmd_all
+  say "serving http://localhost:${PORT:-8080}/www/"
+  python3 -m http.server "${PORT:-8080}" --bind 127.0.0.1
+}
+
+cmd_help() {
+  cat <<'EOF'
+usage: ./build.sh [command]
+
+  (none)   set up, build the CLI, the default indexes (indexes/*.ggi) and pkg/, run a demo query
+  test     every test: fmt, clippy (native + wasm32), unit, integration, CLI contract, Node
+  bench    retrieval quality and index size vs the Hangul-bigram baseline (needs ../shared/data)
+  fuzz [S] cargo-fuzz the index decoder + search for S seconds (default 600; needs nightly)
+  serve    serve the repository on http://localhost:8080 (PORT=…)
+  help     this text
+EOF
+}
+
+case "${1:-all}" in
+  all) cmd_all ;;
+  test) cmd_test ;;
+  bench) shift; cmd_bench "$@" ;;
+  fuzz) shift; cmd_fuzz "$@" ;;
+  serve) cmd_serve ;;
+  help|-h|--help) cmd_help ;;
+  *) cmd_help; exit 2 ;;
+esac

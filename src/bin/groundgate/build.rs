@@ -1,0 +1,43 @@
+//! `groundgate build`: manifest → index file, with a progress bar and a closing summary.
+
+use std::path::Path;
+use std::time::Instant;
+
+use groundgate::ingest::manifest::Manifest;
+use indicatif::{ProgressBar, ProgressStyle};
+
+pub fn run(manifest: &Path, out: &Path, quiet: bool) -> Result<(), Box<dyn std::error::Error>> {
+    let started = Instant::now();
+    let m = Manifest::load(manifest)?;
+    let base = manifest.parent().unwrap_or(Path::new("."));
+    let bar = if quiet { ProgressBar::hidden() } else { ProgressBar::new(0) };
+    bar.set_style(
+        ProgressStyle::with_template("{prefix} [{bar:30}] {pos}/{len} files {elapsed}")?
+            .progress_chars("=> "),
+    );
+    bar.set_prefix(format!("building {}", m.name));
+    let (bytes, stats) = m.build(base, |done, total| {
+        bar.set_length(total as u64);
+        bar.set_position(done as u64);
+    })?;
+    bar.finish_and_clear();
+    if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)?;
+    }
+    let tmp = out.with_extension("ggi.tmp");
+    std::fs::write(&tmp, &bytes)?;
+    std::fs::rename(&tmp, out)?;
+    println!(
+        "{}: {} documents, {} chunks, {} terms, {} bytes ({:.2} × the {} bytes of text), {:.2} s → {}",
+        m.name,
+        stats.documents,
+        stats.chunks,
+        stats.terms,
+        stats.bytes,
+        stats.bytes as f64 / stats.text_bytes.max(1) as f64,
+        stats.text_bytes,
+        started.elapsed().as_secs_f64(),
+        out.display()
+    );
+    Ok(())
+}

@@ -1,0 +1,53 @@
+//! The corpus model shared by ingestion, the index and search: sources, locations and chunks.
+//!
+//! A [`Source`] is one citable document (a manual, a statute, a help page, a FAQ file, a glossary).
+//! A [`Chunk`] is a passage of about 350–450 characters cut from one source at paragraph or sentence
+//! boundaries, never across a page or an article; it carries its [`Location`] so that every piece of
+//! evidence can be cited.
+
+use serde::{Deserialize, Serialize};
+
+/// One citable document.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Source {
+    /// Stable identifier (a file stem, a page path …), unique within an index.
+    pub id: String,
+    /// Human-readable title.
+    pub title: String,
+    /// Kind / authority class, e.g. `statute`, `manual`, `help`, `faq`, `glossary`, `document`.
+    pub kind: String,
+    /// Reference date (the date the text is current to), as written by the source, e.g. `2026-06`.
+    pub date: Option<String>,
+    /// Where a reader can open the source.
+    pub link: Option<String>,
+    /// Links to attachments or related records.
+    pub links: Vec<String>,
+}
+
+/// Where in its source a chunk stands.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Location {
+    /// Printed page number.
+    pub page: Option<u32>,
+    /// Statute article label, e.g. `제10조` or `제10조의2`.
+    pub article: Option<String>,
+    /// Section identifier or chapter, e.g. `1-1`, `제2장 국민의 권리와 의무`.
+    pub section: Option<String>,
+    /// Nearest heading (for FAQs, the question).
+    pub heading: Option<String>,
+}
+
+/// A passage of a source with its citation.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Chunk {
+    /// Index of the source in the index's source table.
+    pub source: u32,
+    /// The passage text.
+    pub text: String,
+    /// Where it stands in the source.
+    pub location: Location,
+    /// Character offset of the passage in the source's extracted text (start, inclusive).
+    pub start: u32,
+    /// Character offset of the passage in the source's extracted text (end, exclusive).
+    pub end: u32,
+}

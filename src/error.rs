@@ -1,0 +1,165 @@
+//! Typed errors.
+//!
+//! Every failure a host can meet — bad index bytes, a wrong format version, a corrupt section, bad
+//! input documents — is a variant of [`Error`] with the values that decided it and a message that says
+//! how to fix it. Each variant has a stable machine-readable [`Error::code`] that crosses the wasm
+//! boundary unchanged. Library code never panics on bad input; it returns one of these.
+
+use std::fmt;
+
+/// A groundgate error. Non-exhaustive: new variants may appear in minor releases.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Error {
+    /// The bytes do not start with the index magic. They are not a groundgate index (or were
+    /// transferred in text mode). Fix: pass the `.ggi` file itself, read as binary.
+    BadMagic {
+        /// The first bytes found (at most 8).
+        got: Vec<u8>,
+    },
+    /// The index was written in a format version this build cannot read. Fix: rebuild the index with
+    /// this version of `groundgate build`, or use a groundgate release that reads `got`.
+    UnsupportedVersion {
+        /// Lowest version this build reads.
+        min: u32,
+        /// Highest version this build reads.
+        max: u32,
+        /// Version found in the file.
+        got: u32,
+    },
+    /// The bytes end before a structure they announce. Usually an incomplete download or copy.
+    /// Fix: fetch or copy the file again.
+    Truncated {
+        /// What was being read.
+        what: &'static str,
+        /// Bytes needed.
+        expected: u64,
+        /// Bytes available.
+        got: u64,
+    },
+    /// A section's CRC32 does not match its bytes: the file was altered after it was written.
+    /// Fix: rebuild or re-download the index.
+    Checksum {
+        /// The section whose checksum failed.
+        section: &'static str,
+        /// CRC32 stored in the section table.
+        expected: u32,
+        /// CRC32 of the bytes found.
+        got: u32,
+    },
+    /// A structure inside the index is inconsistent (an offset out of range, a missing section, an
+    /// unsorted list). The file is corrupt or was not written by groundgate. Fix: rebuild it.
+    Corrupt {
+        /// The section or structure concerned.
+        section: &'static str,
+        /// What is wrong.
+        detail: String,
+    },
+    /// Input documents could not be read or parsed while building an index. Fix: correct the input
+    /// named in `detail`.
+    Input {
+        /// The file or record concerned.
+        origin: String,
+        /// What is wrong.
+        detail: String,
+    },
+    /// A caller-supplied argument is out of range or malformed (empty query, k = 0, an unknown
+    /// instance name …). Fix: as `detail` says.
+    InvalidArgument {
+        /// The argument's name.
+        name: &'static str,
+        /// What is wrong and what is accepted.
+        detail: String,
+    },
+}
+
+impl Error {
+    /// A stable, machine-readable code for the variant (for JSON and JS hosts).
+    pub fn code(&self) -> &'static str {
+        match self {
+            Error::BadMagic { .. } => "bad_magic",
+            Error::UnsupportedVersion { .. } => "unsupported_version",
+            Error::Truncated { .. } => "truncated",
+            Error::Checksum { .. } => "checksum",
+            Error::Corrupt { .. } => "corrupt",
+            Error::Input { .. } => "input",
+            Error::InvalidArgument { .. } => "invalid_argument",
+        }
+    }
+
+    pub(crate) fn corrupt(section: &'static str, detail: impl Into<String>) -> Error {
+        Error::Corrupt { section, detail: detail.into() }
+    }
+
+    pub(crate) fn input(origin: impl Into<String>, detail: impl Into<String>) -> Error {
+        Error::Input { origin: origin.into(), detail: detail.into() }
+    }
+
+    /// An [`Error::InvalidArgument`].
+    pub fn invalid(name: &'static str, detail: impl Into<String>) -> Error {
+        Error::InvalidArgument { name, detail: detail.into() }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::BadMagic { got } => write!(
+                f,
+                "not a groundgate index: expected magic bytes {:?}, got {:?}; pass the .ggi file \
+                 itself, read as binary",
+                crate::index::MAGIC,
+                got
+            ),
+            Error::UnsupportedVersion { min, max, got } => write!(
+                f,
+                "index format version {got} is not supported (this build reads {min}..={max}); \
+                 rebuild the index with this version of `groundgate build`"
+            ),
+            Error::Truncated { what, expected, got } => write!(
+                f,
+                "index truncated while reading {what}: needed {expected} bytes, found {got}; the \
+                 file is incomplete — copy or download it again"
+            ),
+            Error::Checksum { section, expected, got } => write!(
+                f,
+                "checksum mismatch in section {section}: stored {expected:#010x}, computed \
+                 {got:#010x}; the file was altered after it was written — rebuild or re-download it"
+            ),
+            Error::Corrupt { section, detail } => {
+                write!(f, "corrupt index ({section}): {detail}; rebuild the index with `groundgate build`")
+            }
+            Error::Input { origin, detail } => write!(f, "bad input {origin}: {detail}"),
+            Error::InvalidArgument { name, detail } => write!(f, "invalid {name}: {detail}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// Result with [`Error`].
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_are_distinct_and_messages_say_how_to_fix() {
+        let all = [
+            Error::BadMagic { got: vec![1, 2] },
+            Error::UnsupportedVersion { min: 1, max: 1, got: 9 },
+            Error::Truncated { what: "header", expected: 10, got: 3 },
+            Error::Checksum { section: "terms", expected: 1, got: 2 },
+            Error::corrupt("postings", "x"),
+            Error::input("a.html", "y"),
+            Error::invalid("k", "z"),
+        ];
+        let mut codes: Vec<_> = all.iter().map(Error::code).collect();
+        codes.sort_unstable();
+        codes.dedup();
+        assert_eq!(codes.len(), all.len());
+        assert!(all[1].to_string().contains("rebuild"));
+        assert!(all[2].to_string().contains("again"));
+    }
+}

@@ -1,0 +1,265 @@
+//! The container: magic, version, section table, CRC32 per section.
+//!
+//! ```text
+//! offset  size      field
+//! 0       8         magic  89 'G' 'G' 'I' 0D 0A 1A 0A   (PNG-style: catches text-mode transfers)
+//! 8       4         format version, u32 LE               (see VERSION)
+//! 12      4         section count n, u32 LE
+//! 16      4         CRC32 of bytes 0..16 and of the section table
+//! 20      16 × n    section table: id u32, offset u32, length u32, crc32 u32 (all LE)
+//! …                 section bytes, in table order, each starting at its offset
+//! ```
+//!
+//! Opening reads only this header and the table (O(sections)); a section's CRC is checked when the
+//! reader needs it to be trusted (the FST dictionary, at open) or when [`verify`] is called. Unknown
+//! section ids are skipped, so a later minor version may add sections that older readers ignore.
+
+use crate::error::{Error, Result};
+
+/// The first eight bytes of every index.
+pub const MAGIC: [u8; 8] = [0x89, b'G', b'G', b'I', b'\r', b'\n', 0x1A, b'\n'];
+
+/// The format version this build writes.
+///
+/// Compatibility policy: a reader accepts versions `MIN_VERSION..=VERSION`. Adding a section is
+/// backwards compatible (no bump: readers skip unknown ids); changing the bytes of an existing
+/// section bumps the version. Old versions are frozen as fixtures in `tests/fixtures/`.
+pub const VERSION: u32 = 1;
+/// The oldest format version this build reads.
+pub const MIN_VERSION: u32 = 1;
+
+const HEADER_LEN: usize = 20;
+const ENTRY_LEN: usize = 16;
+/// Most sections a file may declare (a sanity bound for the table read).
+const MAX_SECTIONS: u32 = 64;
+
+/// The sections of an index.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+#[repr(u32)]
+pub enum SectionId {
+    /// bincode-encoded [`IndexMeta`](super::IndexMeta).
+    Meta = 1,
+    /// FST term dictionary: term bytes → term ordinal.
+    Terms = 2,
+    /// Per term ordinal: postings offset u32, document frequency u32, idf f32.
+    TermInfo = 3,
+    /// Block-compressed postings (see [`postings`](super::postings)).
+    Postings = 4,
+    /// Per chunk: length in terms, u16 LE.
+    DocLens = 5,
+    /// Per chunk: nine u32 fields (see [`records`](super::records)).
+    Chunks = 6,
+    /// The chunk texts, concatenated UTF-8.
+    Text = 7,
+    /// The string table (see [`strings`](super::strings)).
+    Strings = 8,
+    /// Per source: six u32 string ids.
+    Sources = 9,
+    /// Anchor words: u32 string ids.
+    Anchors = 10,
+    /// Glossary: (term string id u32, chunk id u32) pairs.
+    Glossary = 11,
+}
+
+impl SectionId {
+    /// All sections, in the order the writer lays them out.
+    pub const ALL: [SectionId; 11] = [
+        SectionId::Meta,
+        SectionId::Terms,
+        SectionId::TermInfo,
+        SectionId::Postings,
+        SectionId::DocLens,
+        SectionId::Chunks,
+        SectionId::Text,
+        SectionId::Strings,
+        SectionId::Sources,
+        SectionId::Anchors,
+        SectionId::Glossary,
+    ];
+
+    /// The section's name, used in error messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            SectionId::Meta => "meta",
+            SectionId::Terms => "terms",
+            SectionId::TermInfo => "term_info",
+            SectionId::Postings => "postings",
+            SectionId::DocLens => "doc_lens",
+            SectionId::Chunks => "chunks",
+            SectionId::Text => "text",
+            SectionId::Strings => "strings",
+            SectionId::Sources => "sources",
+            SectionId::Anchors => "anchors",
+            SectionId::Glossary => "glossary",
+        }
+    }
+
+    fn from_u32(v: u32) -> Option<SectionId> {
+        SectionId::ALL.into_iter().find(|s| *s as u32 == v)
+    }
+}
+
+/// One entry of the section table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Section {
+    /// Which section.
+    pub id: SectionId,
+    /// Byte offset from the start of the file.
+    pub offset: usize,
+    /// Length in bytes.
+    pub len: usize,
+    /// CRC32 (IEEE) of the section bytes.
+    pub crc: u32,
+}
+
+/// Read a little-endian u32 at `at`.
+pub(crate) fn read_u32(bytes: &[u8], at: usize) -> Option<u32> {
+    let b = bytes.get(at..at.checked_add(4)?)?;
+    Some(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+}
+
+/// CRC32 (IEEE) of `bytes`.
+pub fn crc32(bytes: &[u8]) -> u32 {
+    let mut h = crc32fast::Hasher::new();
+    h.update(bytes);
+    h.finalize()
+}
+
+/// Frame sections into a file. Sections are laid out in the order given.
+pub fn write(sections: &[(SectionId, Vec<u8>)]) -> Vec<u8> {
+    let table_len = ENTRY_LEN * sections.len();
+    let mut offset = HEADER_LEN + table_len;
+    let mut table = Vec::with_capacity(table_len);
+    for (id, bytes) in sections {
+        table.extend_from_slice(&(*id as u32).to_le_bytes());
+        table.extend_from_slice(&(offset as u32).to_le_bytes());
+        table.extend_from_slice(&(bytes.len() as u32).to_le_bytes());
+        table.extend_from_slice(&crc32(bytes).to_le_bytes());
+        offset += bytes.len();
+    }
+    let mut out = Vec::with_capacity(offset);
+    out.extend_from_slice(&MAGIC);
+    out.extend_from_slice(&VERSION.to_le_bytes());
+    out.extend_from_slice(&(sections.len() as u32).to_le_bytes());
+    let mut h = crc32fast::Hasher::new();
+    h.update(&out);
+    h.update(&table);
+    out.extend_from_slice(&h.finalize().to_le_bytes());
+    out.extend_from_slice(&table);
+    for (_, bytes) in sections {
+        out.extend_from_slice(bytes);
+    }
+    out
+}
+
+/// Parse and check the header and section table. Cheap: touches only the first
+/// `20 + 16 × sections` bytes. Every required section must be present once and lie inside the file.
+pub fn read_table(bytes: &[u8]) -> Result<Vec<Section>> {
+    if bytes.len() < MAGIC.len() || bytes[..MAGIC.len()] != MAGIC {
+        return Err(Error::BadMagic { got: bytes.iter().take(8).copied().collect() });
+    }
+    let trunc =
+        |what, expected: usize| Error::Truncated { what, expected: expected as u64, got: bytes.len() as u64 };
+    let version = read_u32(bytes, 8).ok_or_else(|| trunc("header", HEADER_LEN))?;
+    if !(MIN_VERSION..=VERSION).contains(&version) {
+        return Err(Error::UnsupportedVersion { min: MIN_VERSION, max: VERSION, got: version });
+    }
+    let count = read_u32(bytes, 12).ok_or_else(|| trunc("header", HEADER_LEN))?;
+    let stored_crc = read_u32(bytes, 16).ok_or_else(|| trunc("header", HEADER_LEN))?;
+    if count > MAX_SECTIONS {
+        return Err(Error::corrupt("header", format!("{count} sections declared, at most {MAX_SECTIONS}")));
+    }
+    let table_end = HEADER_LEN + ENTRY_LEN * count as usize;
+    let table = bytes.get(HEADER_LEN..table_end).ok_or_else(|| trunc("section table", table_end))?;
+    let mut h = crc32fast::Hasher::new();
+    h.update(&bytes[..16]);
+    h.update(table);
+    let got = h.finalize();
+    if got != stored_crc {
+        return Err(Error::Checksum { section: "header", expected: stored_crc, got });
+    }
+    let mut sections: Vec<Section> = Vec::with_capacity(count as usize);
+    for i in 0..count as usize {
+        let at = HEADER_LEN + ENTRY_LEN * i;
+        let field = |k: usize| read_u32(bytes, at + 4 * k).unwrap_or(0);
+        let Some(id) = SectionId::from_u32(field(0)) else { continue };
+        let (offset, len) = (field(1) as usize, field(2) as usize);
+        let end = offset.checked_add(len).ok_or_else(|| Error::corrupt(id.name(), "length overflows"))?;
+        if offset < table_end {
+            return Err(Error::corrupt(id.name(), format!("offset {offset} overlaps the header")));
+        }
+        if end > bytes.len() {
+            return Err(Error::Truncated { what: id.name(), expected: end as u64, got: bytes.len() as u64 });
+        }
+        if sections.iter().any(|s| s.id == id) {
+            return Err(Error::corrupt(id.name(), "section appears twice"));
+        }
+        sections.push(Section { id, offset, len, crc: field(3) });
+    }
+    for id in SectionId::ALL {
+        if !sections.iter().any(|s| s.id == id) {
+            return Err(Error::corrupt(id.name(), "required section missing"));
+        }
+    }
+    Ok(sections)
+}
+
+/// Check one section's CRC32 against the table.
+pub fn check_crc(bytes: &[u8], section: &Section) -> Result<()> {
+    let data = bytes.get(section.offset..section.offset + section.len).ok_or(Error::Truncated {
+        what: section.id.name(),
+        expected: (section.offset + section.len) as u64,
+        got: bytes.len() as u64,
+    })?;
+    let got = crc32(data);
+    if got != section.crc {
+        return Err(Error::Checksum { section: section.id.name(), expected: section.crc, got });
+    }
+    Ok(())
+}
+
+/// Check every section's CRC32.
+pub fn verify(bytes: &[u8]) -> Result<()> {
+    for s in read_table(bytes)? {
+        check_crc(bytes, &s)?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Vec<u8> {
+        let sections: Vec<_> = SectionId::ALL.iter().map(|&id| (id, vec![id as u8; 3])).collect();
+        write(&sections)
+    }
+
+    #[test]
+    fn round_trip() {
+        let bytes = sample();
+        let table = read_table(&bytes).unwrap();
+        assert_eq!(table.len(), SectionId::ALL.len());
+        verify(&bytes).unwrap();
+        let s = table[4];
+        assert_eq!(&bytes[s.offset..s.offset + s.len], &[SectionId::DocLens as u8; 3]);
+    }
+
+    #[test]
+    fn typed_errors() {
+        let bytes = sample();
+        assert!(matches!(read_table(b"PK\x03\x04"), Err(Error::BadMagic { .. })));
+        assert!(matches!(read_table(&bytes[..10]), Err(Error::Truncated { .. })));
+        let mut v = bytes.clone();
+        v[8] = 7;
+        assert!(matches!(read_table(&v), Err(Error::UnsupportedVersion { got: 7, .. })));
+        let mut v = bytes.clone();
+        v[20] ^= 1; // section table bit flip
+        assert!(matches!(read_table(&v), Err(Error::Checksum { section: "header", .. })));
+        let mut v = bytes.clone();
+        let last = v.len() - 1;
+        v[last] ^= 0x40;
+        assert!(matches!(verify(&v), Err(Error::Checksum { section: "glossary", .. })));
+        assert!(matches!(read_table(&bytes[..bytes.len() - 1]), Err(Error::Truncated { .. })));
+    }
+}

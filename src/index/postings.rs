@@ -1,0 +1,171 @@
+//! Block-compressed postings.
+//!
+//! A term's postings are its (chunk id, term frequency) pairs in increasing chunk order, cut into
+//! blocks of [`BLOCK`] pairs (the last block may be shorter). Each block is
+//!
+//! ```text
+//! u8 doc_bits   u8 tf_bits   ⌈n·doc_bits/8⌉ bytes of gaps   ⌈n·tf_bits/8⌉ bytes of (tf − 1)
+//! ```
+//!
+//! where gap = chunk − previous chunk − 1 (the previous chunk of the first pair is −1) and values
+//! are bit-packed least significant bit first. A list's length (its document frequency) is stored
+//! in the term info, so the decoder knows how many pairs to read and when the list must end.
+//! The decoder checks every byte it reads, the bit widths (≤ 32), that chunk ids stay below the
+//! number of chunks, and that the list uses exactly the bytes allotted to it.
+
+use crate::error::{Error, Result};
+
+/// Pairs per block.
+pub const BLOCK: usize = 128;
+
+fn bits_needed(max: u32) -> u8 {
+    (32 - max.leading_zeros()) as u8
+}
+
+fn pack(values: &[u32], bits: u8, out: &mut Vec<u8>) {
+    let mut acc: u64 = 0;
+    let mut filled = 0u32;
+    for &v in values {
+        acc |= (v as u64) << filled;
+        filled += bits as u32;
+        while filled >= 8 {
+            out.push(acc as u8);
+            acc >>= 8;
+            filled -= 8;
+        }
+    }
+    if filled > 0 {
+        out.push(acc as u8);
+    }
+}
+
+fn packed_len(n: usize, bits: u8) -> usize {
+    (n * bits as usize).div_ceil(8)
+}
+
+fn unpack(bytes: &[u8], n: usize, bits: u8, out: &mut Vec<u32>) {
+    let mut acc: u64 = 0;
+    let mut filled = 0u32;
+    let mut it = bytes.iter();
+    let mask = if bits == 32 { u32::MAX as u64 } else { (1u64 << bits) - 1 };
+    for _ in 0..n {
+        while filled < bits as u32 {
+            acc |= (*it.next().unwrap_or(&0) as u64) << filled;
+            filled += 8;
+        }
+        out.push((acc & mask) as u32);
+        acc >>= bits;
+        filled -= bits as u32;
+    }
+}
+
+/// Encode one term's postings (`docs` strictly increasing, `tfs` ≥ 1, same length) onto `out`.
+pub fn encode(docs: &[u32], tfs: &[u32], out: &mut Vec<u8>) {
+    let mut prev: i64 = -1;
+    let mut gaps = Vec::with_capacity(BLOCK);
+    let mut tf1 = Vec::with_capacity(BLOCK);
+    for (dblock, tblock) in docs.chunks(BLOCK).zip(tfs.chunks(BLOCK)) {
+        gaps.clear();
+        tf1.clear();
+        for (&d, &t) in dblock.iter().zip(tblock) {
+            gaps.push((d as i64 - prev - 1) as u32);
+            prev = d as i64;
+            tf1.push(t.saturating_sub(1));
+        }
+        let db = bits_needed(gaps.iter().copied().max().unwrap_or(0));
+        let tb = bits_needed(tf1.iter().copied().max().unwrap_or(0));
+        out.push(db);
+        out.push(tb);
+        pack(&gaps, db, out);
+        pack(&tf1, tb, out);
+    }
+}
+
+/// Decode `df` postings from exactly `bytes`, calling `f(chunk, tf)` for each, in order.
+/// Chunk ids must stay below `n_chunks`.
+pub fn decode(bytes: &[u8], df: usize, n_chunks: u32, mut f: impl FnMut(u32, u32)) -> Result<()> {
+    let err = |d: String| Error::corrupt("postings", d);
+    let mut at = 0usize;
+    let mut left = df;
+    let mut next: u64 = 0; // next allowed chunk id
+    let mut gaps = Vec::with_capacity(BLOCK);
+    let mut tf1 = Vec::with_capacity(BLOCK);
+    while left > 0 {
+        let n = left.min(BLOCK);
+        let (db, tb) = match bytes.get(at..at + 2) {
+            Some(h) => (h[0], h[1]),
+            None => return Err(err(format!("block header missing at byte {at}"))),
+        };
+        if db > 32 || tb > 32 {
+            return Err(err(format!("bit width {db}/{tb} over 32")));
+        }
+        at += 2;
+        let (dl, tl) = (packed_len(n, db), packed_len(n, tb));
+        let dbytes = bytes.get(at..at + dl).ok_or_else(|| err("gap bytes cut short".into()))?;
+        let tbytes = bytes.get(at + dl..at + dl + tl).ok_or_else(|| err("tf bytes cut short".into()))?;
+        at += dl + tl;
+        gaps.clear();
+        tf1.clear();
+        unpack(dbytes, n, db, &mut gaps);
+        unpack(tbytes, n, tb, &mut tf1);
+        for (&g, &t) in gaps.iter().zip(&tf1) {
+            let doc = next + g as u64;
+            if doc >= n_chunks as u64 {
+                return Err(err(format!("chunk id {doc} ≥ chunk count {n_chunks}")));
+            }
+            f(doc as u32, t.saturating_add(1));
+            next = doc + 1;
+        }
+        left -= n;
+    }
+    if at != bytes.len() {
+        return Err(err(format!("list uses {at} of its {} bytes", bytes.len())));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn round_trip(docs: &[u32], tfs: &[u32]) {
+        let mut buf = Vec::new();
+        encode(docs, tfs, &mut buf);
+        let mut got = Vec::new();
+        decode(&buf, docs.len(), u32::MAX, |d, t| got.push((d, t))).unwrap();
+        let want: Vec<_> = docs.iter().copied().zip(tfs.iter().copied()).collect();
+        assert_eq!(got, want);
+    }
+
+    #[test]
+    fn round_trips() {
+        round_trip(&[0], &[1]);
+        round_trip(&[5, 6, 7, 1000, 70000], &[1, 2, 300, 1, 9]);
+        let docs: Vec<u32> = (0..1000).map(|i| i * 7 + (i % 5)).collect();
+        let tfs: Vec<u32> = (0..1000).map(|i| 1 + i % 13).collect();
+        round_trip(&docs, &tfs);
+        round_trip(&[u32::MAX - 1], &[u32::MAX]);
+    }
+
+    #[test]
+    fn dense_lists_pack_small() {
+        let docs: Vec<u32> = (0..256).collect();
+        let tfs = vec![1; 256];
+        let mut buf = Vec::new();
+        encode(&docs, &tfs, &mut buf);
+        assert_eq!(buf.len(), 4); // two blocks, headers only: gaps and tfs need 0 bits
+    }
+
+    #[test]
+    fn corrupt_lists_are_errors() {
+        let mut buf = Vec::new();
+        encode(&[1, 2, 3], &[1, 1, 1], &mut buf);
+        assert!(decode(&buf[..1], 3, 10, |_, _| {}).is_err());
+        assert!(decode(&buf, 200, 10, |_, _| {}).is_err());
+        assert!(decode(&buf, 3, 2, |_, _| {}).is_err());
+        let mut extra = buf.clone();
+        extra.push(0);
+        assert!(decode(&extra, 3, 10, |_, _| {}).is_err());
+        assert!(decode(&[40, 0, 0], 1, 10, |_, _| {}).is_err());
+    }
+}

@@ -1,0 +1,275 @@
+//! Opens index bytes: cheap checks at open, bounds-checked access after.
+//!
+//! [`Index::open`] reads the header and section table, decodes the small `meta` section, checks the
+//! CRC of the term dictionary (the FST reader trusts its bytes, so they are verified before use) and
+//! checks that every fixed-width section has the size the counts imply. Nothing else is read until
+//! asked for; [`Index::verify`] checks every CRC. Every later access is bounds-checked and returns
+//! [`Error::Corrupt`] rather than panicking.
+
+use std::ops::Deref;
+use std::sync::Arc;
+
+use bincode::Options;
+use tantivy_fst::Map;
+
+use super::format::{self, Section, SectionId, read_u32};
+use super::records::{self, CHUNK_LEN, NO_PAGE, SOURCE_LEN};
+use super::strings::Strings;
+use super::{IndexMeta, postings};
+use crate::corpus::{Chunk, Location, Source};
+use crate::error::{Error, Result};
+
+/// A sub-range of shared bytes (what the FST reader holds).
+#[derive(Clone)]
+pub struct SubSlice<D> {
+    data: D,
+    start: usize,
+    end: usize,
+}
+
+impl<D: AsRef<[u8]>> Deref for SubSlice<D> {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        // Range checked against the data length when the SubSlice was made.
+        self.data.as_ref().get(self.start..self.end).unwrap_or(&[])
+    }
+}
+
+/// What the dictionary knows about one term.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TermInfo {
+    /// Term ordinal.
+    pub ordinal: u32,
+    /// Number of chunks containing the term.
+    pub df: u32,
+    /// Inverse document frequency (precomputed at build time so that scores are bit-identical on
+    /// every platform).
+    pub idf: f32,
+    start: usize,
+    end: usize,
+}
+
+/// An open index over bytes `D` — `&[u8]` (borrowed, zero-copy), `Arc<[u8]>` or `Vec<u8>` (owned).
+pub struct Index<D = Arc<[u8]>> {
+    data: D,
+    sections: Vec<Section>,
+    meta: IndexMeta,
+    terms: Map<SubSlice<D>>,
+    n_terms: u32,
+}
+
+impl<D: AsRef<[u8]> + Clone> Index<D> {
+    /// Open an index. O(sections) plus one CRC pass over the term dictionary.
+    pub fn open(data: D) -> Result<Index<D>> {
+        let bytes = data.as_ref();
+        let mut sections = format::read_table(bytes)?;
+        sections.sort_by_key(|s| s.id);
+        let find = |id: SectionId| sections.iter().find(|s| s.id == id).copied();
+        let sec = |id| find(id).ok_or_else(|| Error::corrupt(id.name(), "required section missing"));
+        let slice = |s: Section| bytes.get(s.offset..s.offset + s.len).unwrap_or(&[]);
+
+        let meta_s = sec(SectionId::Meta)?;
+        format::check_crc(bytes, &meta_s)?;
+        let meta: IndexMeta = bincode::DefaultOptions::new()
+            .with_fixint_encoding()
+            .with_limit(1 << 20)
+            .allow_trailing_bytes()
+            .deserialize(slice(meta_s))
+            .map_err(|e| Error::corrupt("meta", e.to_string()))?;
+
+        let terms_s = sec(SectionId::Terms)?;
+        format::check_crc(bytes, &terms_s)?;
+        let sub = SubSlice { data: data.clone(), start: terms_s.offset, end: terms_s.offset + terms_s.len };
+        let terms = tantivy_fst::raw::Fst::new(sub)
+            .map(Map::from)
+            .map_err(|e| Error::corrupt("terms", e.to_string()))?;
+        let n_terms = u32::try_from(terms.len()).map_err(|_| Error::corrupt("terms", "too many terms"))?;
+
+        let expect = |id: SectionId, want: u64| -> Result<()> {
+            let got = sec(id)?.len as u64;
+            if got != want {
+                return Err(Error::corrupt(id.name(), format!("{got} bytes, expected {want}")));
+            }
+            Ok(())
+        };
+        expect(SectionId::TermInfo, 12 * n_terms as u64)?;
+        expect(SectionId::DocLens, 2 * meta.chunks as u64)?;
+        expect(SectionId::Chunks, CHUNK_LEN as u64 * meta.chunks as u64)?;
+        expect(SectionId::Sources, SOURCE_LEN as u64 * meta.sources as u64)?;
+        for (id, width) in [(SectionId::Anchors, 4), (SectionId::Glossary, 8)] {
+            if sec(id)?.len % width != 0 {
+                return Err(Error::corrupt(id.name(), format!("length not a multiple of {width}")));
+            }
+        }
+        Strings::new(slice(sec(SectionId::Strings)?))?;
+        if !(meta.bm25.k1.is_finite() && meta.bm25.b.is_finite() && meta.sufficiency.is_finite()) {
+            return Err(Error::corrupt("meta", "non-finite scoring parameter"));
+        }
+        Ok(Index { data, sections, meta, terms, n_terms })
+    }
+
+    /// Check every section's CRC32 (reads the whole file once).
+    pub fn verify(&self) -> Result<()> {
+        format::verify(self.data.as_ref())
+    }
+
+    /// Settings and statistics.
+    pub fn meta(&self) -> &IndexMeta {
+        &self.meta
+    }
+
+    /// The raw bytes.
+    pub fn bytes(&self) -> &[u8] {
+        self.data.as_ref()
+    }
+
+    /// Number of chunks.
+    pub fn chunk_count(&self) -> u32 {
+        self.meta.chunks
+    }
+
+    /// Number of sources.
+    pub fn source_count(&self) -> u32 {
+        self.meta.sources
+    }
+
+    /// Number of distinct terms.
+    pub fn term_count(&self) -> u32 {
+        self.n_terms
+    }
+
+    fn section(&self, id: SectionId) -> &[u8] {
+        self.sections
+            .iter()
+            .find(|s| s.id == id)
+            .and_then(|s| self.data.as_ref().get(s.offset..s.offset + s.len))
+            .unwrap_or(&[])
+    }
+
+    fn strings(&self) -> Result<Strings<'_>> {
+        Strings::new(self.section(SectionId::Strings))
+    }
+
+    /// Look a term up in the dictionary.
+    pub fn term(&self, term: &str) -> Result<Option<TermInfo>> {
+        let Some(ord) = self.terms.get(term.as_bytes()) else { return Ok(None) };
+        let ord = u32::try_from(ord).map_err(|_| Error::corrupt("terms", "ordinal overflow"))?;
+        if ord >= self.n_terms {
+            return Err(Error::corrupt("terms", format!("ordinal {ord} ≥ term count {}", self.n_terms)));
+        }
+        let info = self.section(SectionId::TermInfo);
+        let [start, df, idf] = records::read::<3>(info, ord, "term_info")?;
+        let post_len = self.section(SectionId::Postings).len();
+        let end = if ord + 1 < self.n_terms {
+            read_u32(info, 12 * (ord as usize + 1)).unwrap_or(u32::MAX) as usize
+        } else {
+            post_len
+        };
+        if start as usize > end || end > post_len {
+            return Err(Error::corrupt("term_info", format!("postings of term {ord} span {start}..{end}")));
+        }
+        let idf = f32::from_bits(idf);
+        if !idf.is_finite() || df == 0 || df > self.meta.chunks {
+            return Err(Error::corrupt("term_info", format!("term {ord}: df {df}, idf {idf}")));
+        }
+        Ok(Some(TermInfo { ordinal: ord, df, idf, start: start as usize, end }))
+    }
+
+    /// Decode a term's postings, calling `f(chunk, tf)` in chunk order.
+    pub fn postings(&self, info: &TermInfo, f: impl FnMut(u32, u32)) -> Result<()> {
+        let bytes = self.section(SectionId::Postings).get(info.start..info.end).unwrap_or(&[]);
+        postings::decode(bytes, info.df as usize, self.meta.chunks, f)
+    }
+
+    /// Length of chunk `id` in terms.
+    pub fn doc_len(&self, id: u32) -> Result<u16> {
+        let b = self.section(SectionId::DocLens);
+        let at = 2 * id as usize;
+        match b.get(at..at + 2) {
+            Some(x) => Ok(u16::from_le_bytes([x[0], x[1]])),
+            None => Err(Error::corrupt("doc_lens", format!("chunk {id} out of range"))),
+        }
+    }
+
+    /// All chunk lengths, in chunk order (one pass over the section).
+    pub fn doc_lens(&self) -> impl Iterator<Item = u16> + '_ {
+        self.section(SectionId::DocLens).chunks_exact(2).map(|x| u16::from_le_bytes([x[0], x[1]]))
+    }
+
+    /// Chunk `id`.
+    pub fn chunk(&self, id: u32) -> Result<Chunk> {
+        if id >= self.meta.chunks {
+            return Err(Error::invalid("chunk", format!("chunk {id} ≥ chunk count {}", self.meta.chunks)));
+        }
+        let [off, len, source, page, article, section, heading, start, end] =
+            records::read::<9>(self.section(SectionId::Chunks), id, "chunks")?;
+        let text = self
+            .section(SectionId::Text)
+            .get(off as usize..off as usize + len as usize)
+            .ok_or_else(|| Error::corrupt("text", format!("chunk {id} text out of range")))?;
+        let text = std::str::from_utf8(text)
+            .map_err(|_| Error::corrupt("text", format!("chunk {id} text is not UTF-8")))?;
+        if source >= self.meta.sources {
+            return Err(Error::corrupt("chunks", format!("chunk {id} names source {source}")));
+        }
+        let s = self.strings()?;
+        let own = |id| s.get(id).map(|o| o.map(str::to_string));
+        Ok(Chunk {
+            source,
+            text: text.to_string(),
+            location: Location {
+                page: (page != NO_PAGE).then_some(page),
+                article: own(article)?,
+                section: own(section)?,
+                heading: own(heading)?,
+            },
+            start,
+            end,
+        })
+    }
+
+    /// Source `id`.
+    pub fn source(&self, id: u32) -> Result<Source> {
+        if id >= self.meta.sources {
+            return Err(Error::invalid(
+                "source",
+                format!("source {id} ≥ source count {}", self.meta.sources),
+            ));
+        }
+        let [sid, title, kind, date, link, links] =
+            records::read::<6>(self.section(SectionId::Sources), id, "sources")?;
+        let s = self.strings()?;
+        Ok(Source {
+            id: s.required(sid, "source id")?.to_string(),
+            title: s.required(title, "source title")?.to_string(),
+            kind: s.required(kind, "source kind")?.to_string(),
+            date: s.get(date)?.map(str::to_string),
+            link: s.get(link)?.map(str::to_string),
+            links: s.get(links)?.map_or_else(Vec::new, |l| l.split('\n').map(str::to_string).collect()),
+        })
+    }
+
+    /// The anchor words.
+    pub fn anchors(&self) -> Result<Vec<String>> {
+        let s = self.strings()?;
+        self.section(SectionId::Anchors)
+            .chunks_exact(4)
+            .map(|b| s.required(u32::from_le_bytes([b[0], b[1], b[2], b[3]]), "anchor").map(str::to_string))
+            .collect()
+    }
+
+    /// Glossary entries: (term, chunk id).
+    pub fn glossary(&self) -> Result<Vec<(String, u32)>> {
+        let s = self.strings()?;
+        let mut out = Vec::new();
+        for b in self.section(SectionId::Glossary).chunks_exact(8) {
+            let term = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+            let chunk = u32::from_le_bytes([b[4], b[5], b[6], b[7]]);
+            if chunk >= self.meta.chunks {
+                return Err(Error::corrupt("glossary", format!("chunk {chunk} out of range")));
+            }
+            out.push((s.required(term, "glossary term")?.to_string(), chunk));
+        }
+        Ok(out)
+    }
+}

@@ -1,0 +1,225 @@
+//! Builds index bytes from sources, chunks, anchors and a glossary.
+//!
+//! Deterministic: the same calls in the same order give the same bytes (terms are sorted, strings
+//! are numbered in order of first use, no clocks or hash orders reach the output).
+
+use std::collections::BTreeMap;
+
+use super::format::{self, SectionId};
+use super::records::{self, NO_PAGE};
+use super::strings::StringsWriter;
+use super::{IndexMeta, postings};
+use crate::corpus::{Chunk, Source};
+use crate::error::{Error, Result};
+use crate::search::Bm25Params;
+use crate::text::{Analyzer, AnalyzerSettings};
+
+/// Terms longer than this many bytes are not indexed (base64 blobs, URLs run together).
+pub const MAX_TERM_BYTES: usize = 96;
+
+/// Collects an instance's content and writes its index.
+pub struct IndexBuilder {
+    meta: IndexMeta,
+    sources: Vec<Source>,
+    chunks: Vec<Chunk>,
+    anchors: Vec<String>,
+    glossary: Vec<(String, u32)>,
+}
+
+impl IndexBuilder {
+    /// A builder for instance `name` with these analyzer settings and default BM25 parameters.
+    pub fn new(name: &str, analyzer: AnalyzerSettings) -> Self {
+        IndexBuilder {
+            meta: IndexMeta {
+                name: name.to_string(),
+                title: name.to_string(),
+                description: String::new(),
+                analyzer,
+                bm25: Bm25Params::default(),
+                sufficiency: crate::search::DEFAULT_SUFFICIENCY,
+                chunks: 0,
+                sources: 0,
+                total_terms: 0,
+                generator: concat!("groundgate ", env!("CARGO_PKG_VERSION")).to_string(),
+                content_crc: 0,
+            },
+            sources: Vec::new(),
+            chunks: Vec::new(),
+            anchors: Vec::new(),
+            glossary: Vec::new(),
+        }
+    }
+
+    /// Set the title and description.
+    pub fn describe(&mut self, title: &str, description: &str) -> &mut Self {
+        self.meta.title = title.to_string();
+        self.meta.description = description.to_string();
+        self
+    }
+
+    /// Set the BM25 parameters (clamped to their documented ranges).
+    pub fn bm25(&mut self, params: Bm25Params) -> &mut Self {
+        self.meta.bm25 = params.clamped();
+        self
+    }
+
+    /// Set the sufficiency threshold (minimum top score).
+    pub fn sufficiency(&mut self, threshold: f32) -> &mut Self {
+        self.meta.sufficiency = threshold;
+        self
+    }
+
+    /// Add a source; returns its id.
+    pub fn add_source(&mut self, source: Source) -> Result<u32> {
+        if self.sources.iter().any(|s| s.id == source.id) {
+            return Err(Error::input(&source.id, "source id used twice in one index"));
+        }
+        self.sources.push(source);
+        Ok(self.sources.len() as u32 - 1)
+    }
+
+    /// Add a chunk of an already added source; returns its id.
+    pub fn add_chunk(&mut self, chunk: Chunk) -> Result<u32> {
+        if chunk.source as usize >= self.sources.len() {
+            return Err(Error::invalid("chunk.source", format!("source {} not added", chunk.source)));
+        }
+        self.chunks.push(chunk);
+        Ok(self.chunks.len() as u32 - 1)
+    }
+
+    /// Add an anchor word (matched through the analyzer at ask time).
+    pub fn add_anchor(&mut self, word: &str) {
+        let w = word.trim();
+        if !w.is_empty() && !self.anchors.iter().any(|a| a == w) {
+            self.anchors.push(w.to_string());
+        }
+    }
+
+    /// Record that chunk `chunk` defines glossary term `term`.
+    pub fn add_glossary_term(&mut self, term: &str, chunk: u32) {
+        self.glossary.push((term.to_string(), chunk));
+    }
+
+    /// Number of chunks so far.
+    pub fn chunk_count(&self) -> usize {
+        self.chunks.len()
+    }
+
+    /// Number of sources so far.
+    pub fn source_count(&self) -> usize {
+        self.sources.len()
+    }
+
+    /// The text that is indexed for a chunk: its heading (when the text does not already start
+    /// with it) and its text.
+    pub fn indexed_text(chunk: &Chunk) -> String {
+        match &chunk.location.heading {
+            Some(h) if !chunk.text.starts_with(h.as_str()) => format!("{h}\n{}", chunk.text),
+            _ => chunk.text.clone(),
+        }
+    }
+
+    /// Write the index bytes.
+    pub fn build(mut self) -> Result<Vec<u8>> {
+        if self.chunks.len() >= u32::MAX as usize / 2 {
+            return Err(Error::invalid("chunks", "too many chunks for one index"));
+        }
+        let analyzer = Analyzer::new(self.meta.analyzer);
+        let mut inverted: BTreeMap<String, (Vec<u32>, Vec<u32>)> = BTreeMap::new();
+        let mut doc_lens = Vec::with_capacity(self.chunks.len() * 2);
+        let mut total: u64 = 0;
+        let mut crc = crc32fast::Hasher::new();
+        for (id, chunk) in self.chunks.iter().enumerate() {
+            crc.update(chunk.text.as_bytes());
+            let terms = analyzer.terms(&Self::indexed_text(chunk));
+            total += terms.len() as u64;
+            doc_lens.extend_from_slice(&(terms.len().min(u16::MAX as usize) as u16).to_le_bytes());
+            let mut tf: BTreeMap<String, u32> = BTreeMap::new();
+            for t in terms.into_iter().filter(|t| t.len() <= MAX_TERM_BYTES) {
+                *tf.entry(t).or_default() += 1;
+            }
+            for (t, n) in tf {
+                let e = inverted.entry(t).or_default();
+                e.0.push(id as u32);
+                e.1.push(n);
+            }
+        }
+        let n_chunks = self.chunks.len() as u32;
+        let mut fst = tantivy_fst::MapBuilder::memory();
+        let mut term_info = Vec::with_capacity(inverted.len() * 12);
+        let mut post = Vec::new();
+        for (ord, (term, (docs, tfs))) in inverted.iter().enumerate() {
+            fst.insert(term.as_bytes(), ord as u64)
+                .map_err(|e| Error::input(term.as_str(), format!("term dictionary: {e}")))?;
+            let idf = crate::search::bm25::idf(n_chunks, docs.len() as u32);
+            records::push(&mut term_info, &[post.len() as u32, docs.len() as u32, idf.to_bits()]);
+            postings::encode(docs, tfs, &mut post);
+        }
+        let fst = fst.into_inner().map_err(|e| Error::input("terms", e.to_string()))?;
+
+        let mut strings = StringsWriter::default();
+        let mut chunk_recs = Vec::with_capacity(self.chunks.len() * records::CHUNK_LEN);
+        let mut text = Vec::new();
+        for c in &self.chunks {
+            let loc = &c.location;
+            records::push(
+                &mut chunk_recs,
+                &[
+                    text.len() as u32,
+                    c.text.len() as u32,
+                    c.source,
+                    loc.page.unwrap_or(NO_PAGE),
+                    strings.intern_opt(loc.article.as_deref()),
+                    strings.intern_opt(loc.section.as_deref()),
+                    strings.intern_opt(loc.heading.as_deref()),
+                    c.start,
+                    c.end,
+                ],
+            );
+            text.extend_from_slice(c.text.as_bytes());
+        }
+        let mut source_recs = Vec::with_capacity(self.sources.len() * records::SOURCE_LEN);
+        for s in &self.sources {
+            let links = s.links.join("\n");
+            records::push(
+                &mut source_recs,
+                &[
+                    strings.intern(&s.id),
+                    strings.intern(&s.title),
+                    strings.intern(&s.kind),
+                    strings.intern_opt(s.date.as_deref()),
+                    strings.intern_opt(s.link.as_deref()),
+                    strings.intern_opt((!links.is_empty()).then_some(links.as_str())),
+                ],
+            );
+        }
+        let mut anchors = Vec::new();
+        for a in &self.anchors {
+            records::push(&mut anchors, &[strings.intern(a)]);
+        }
+        self.glossary.sort();
+        let mut glossary = Vec::new();
+        for (term, chunk) in &self.glossary {
+            records::push(&mut glossary, &[strings.intern(term), *chunk]);
+        }
+
+        self.meta.chunks = self.chunks.len() as u32;
+        self.meta.sources = self.sources.len() as u32;
+        self.meta.total_terms = total;
+        self.meta.content_crc = crc.finalize();
+        let meta = bincode::serialize(&self.meta).map_err(|e| Error::input("meta", e.to_string()))?;
+        Ok(format::write(&[
+            (SectionId::Meta, meta),
+            (SectionId::Terms, fst),
+            (SectionId::TermInfo, term_info),
+            (SectionId::Postings, post),
+            (SectionId::DocLens, doc_lens),
+            (SectionId::Chunks, chunk_recs),
+            (SectionId::Text, text),
+            (SectionId::Strings, strings.finish()),
+            (SectionId::Sources, source_recs),
+            (SectionId::Anchors, anchors),
+            (SectionId::Glossary, glossary),
+        ]))
+    }
+}

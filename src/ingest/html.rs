@@ -1,0 +1,240 @@
+//! HTML pages → documents, with lol_html (a streaming rewriter: no DOM is built).
+//!
+//! Keeps the visible text only: everything inside `head`, `script`, `style`, `nav`, `header`,
+//! `footer`, `aside`, `noscript`, `template`, `svg`, `button`, `select`, `textarea` and any element
+//! with a `hidden` attribute is dropped (so are attributes, including the page's keyword metadata).
+//! The title is `<title>`, else the first `<h1>`. Headings `h1`–`h6` become the heading of the text
+//! that follows them. Block elements break lines. Entities are decoded. Malformed HTML is read the
+//! way a browser would tolerate it; it never fails the build unless lol_html itself refuses.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use lol_html::html_content::TextChunk;
+use lol_html::{HtmlRewriter, Settings, doc_text, element, end_tag};
+
+use super::Document;
+use crate::corpus::{Location, Source};
+use crate::error::{Error, Result};
+
+const SKIP: &str = "head, script, style, nav, header, footer, aside, noscript, template, svg, button, \
+                    select, textarea, [hidden]";
+const BREAKS: &str = "p, div, br, li, dt, dd, tr, td, th, table, ul, ol, pre, section, article, \
+                      blockquote, h1, h2, h3, h4, h5, h6, hr";
+
+#[derive(Default)]
+struct State {
+    skip: u32,
+    title: String,
+    in_title: bool,
+    heading: Option<String>,
+    in_heading: bool,
+    heading_buf: String,
+    first_h1: Option<String>,
+    buf: String,
+    blocks: Vec<(String, Option<String>)>,
+}
+
+impl State {
+    fn flush(&mut self) {
+        let text = std::mem::take(&mut self.buf);
+        if !text.trim().is_empty() {
+            self.blocks.push((text, self.heading.clone()));
+        }
+    }
+}
+
+/// Decode HTML character references (`&amp;`, `&#44592;`, `&#x1F600;`, and the common named ones).
+pub fn decode_entities(s: &str) -> String {
+    if !s.contains('&') {
+        return s.to_string();
+    }
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(i) = rest.find('&') {
+        out.push_str(&rest[..i]);
+        rest = &rest[i..];
+        let end = rest.char_indices().take(12).find(|&(_, c)| c == ';').map(|(j, _)| j);
+        let decoded = end.and_then(|j| {
+            let name = &rest[1..j];
+            let c = if let Some(num) = name.strip_prefix("#x").or_else(|| name.strip_prefix("#X")) {
+                u32::from_str_radix(num, 16).ok().and_then(char::from_u32)
+            } else if let Some(num) = name.strip_prefix('#') {
+                num.parse::<u32>().ok().and_then(char::from_u32)
+            } else {
+                match name {
+                    "amp" => Some('&'),
+                    "lt" => Some('<'),
+                    "gt" => Some('>'),
+                    "quot" => Some('"'),
+                    "apos" => Some('\''),
+                    "nbsp" => Some(' '),
+                    "middot" => Some('·'),
+                    "hellip" => Some('…'),
+                    "ndash" => Some('–'),
+                    "mdash" => Some('—'),
+                    "lsquo" => Some('‘'),
+                    "rsquo" => Some('’'),
+                    "ldquo" => Some('“'),
+                    "rdquo" => Some('”'),
+                    "copy" => Some('©'),
+                    "times" => Some('×'),
+                    "rarr" => Some('→'),
+                    _ => None,
+                }
+            };
+            c.map(|c| (c, j + 1))
+        });
+        match decoded {
+            Some((c, len)) => {
+                out.push(c);
+                rest = &rest[len..];
+            }
+            None => {
+                out.push('&');
+                rest = &rest[1..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Parse one HTML page into a document whose source id is `id`.
+pub fn parse(html: &str, id: &str) -> Result<Document> {
+    let st = Rc::new(RefCell::new(State::default()));
+    let (s1, s2, s3, s4, s5, s6) = (st.clone(), st.clone(), st.clone(), st.clone(), st.clone(), st.clone());
+    let mut rewriter = HtmlRewriter::new(
+        Settings {
+            element_content_handlers: vec![
+                element!("title", move |el| {
+                    s1.borrow_mut().in_title = true;
+                    let s = s1.clone();
+                    el.on_end_tag(end_tag!(move |_end| {
+                        s.borrow_mut().in_title = false;
+                        Ok(())
+                    }))
+                    .ok();
+                    Ok(())
+                }),
+                element!(SKIP, move |el| {
+                    if el.can_have_content() && !el.is_self_closing() {
+                        s2.borrow_mut().skip += 1;
+                        let s = s2.clone();
+                        el.on_end_tag(end_tag!(move |_end| {
+                            let mut st = s.borrow_mut();
+                            st.skip = st.skip.saturating_sub(1);
+                            Ok(())
+                        }))
+                        .ok();
+                    }
+                    Ok(())
+                }),
+                element!(BREAKS, move |el| {
+                    let mut st = s3.borrow_mut();
+                    if st.skip == 0 {
+                        st.buf.push('\n');
+                    }
+                    drop(st);
+                    let s = s3.clone();
+                    el.on_end_tag(end_tag!(move |_end| {
+                        s.borrow_mut().buf.push('\n');
+                        Ok(())
+                    }))
+                    .ok();
+                    Ok(())
+                }),
+                element!("h1, h2, h3, h4, h5, h6", move |el| {
+                    let is_h1 = el.tag_name() == "h1";
+                    {
+                        let mut st = s4.borrow_mut();
+                        if st.skip > 0 {
+                            return Ok(());
+                        }
+                        st.flush();
+                        st.in_heading = true;
+                        st.heading_buf.clear();
+                    }
+                    let s = s4.clone();
+                    el.on_end_tag(end_tag!(move |_end| {
+                        let mut st = s.borrow_mut();
+                        st.in_heading = false;
+                        let h = super::clean(&st.heading_buf).replace('\n', " ");
+                        if !h.is_empty() {
+                            if is_h1 && st.first_h1.is_none() {
+                                st.first_h1 = Some(h.clone());
+                            }
+                            st.heading = Some(h);
+                        }
+                        Ok(())
+                    }))
+                    .ok();
+                    Ok(())
+                }),
+            ],
+            document_content_handlers: vec![doc_text!(move |t: &mut TextChunk| {
+                let mut st = s5.borrow_mut();
+                let txt = decode_entities(t.as_str());
+                if st.in_title {
+                    st.title.push_str(&txt);
+                }
+                if st.skip > 0 {
+                    return Ok(());
+                }
+                if st.in_heading {
+                    st.heading_buf.push_str(&txt);
+                }
+                st.buf.push_str(&txt);
+                Ok(())
+            })],
+            ..Settings::new()
+        },
+        |_: &[u8]| {},
+    );
+    rewriter.write(html.as_bytes()).map_err(|e| Error::input(id, format!("HTML: {e}")))?;
+    rewriter.end().map_err(|e| Error::input(id, format!("HTML: {e}")))?;
+    let mut st = s6.borrow_mut();
+    st.flush();
+    let title = super::clean(&st.title).replace('\n', " ");
+    let title = if title.is_empty() { st.first_h1.clone().unwrap_or_else(|| id.to_string()) } else { title };
+    let mut doc = Document {
+        source: Source { id: id.to_string(), title, kind: "page".into(), ..Default::default() },
+        blocks: Vec::new(),
+    };
+    for (text, heading) in std::mem::take(&mut st.blocks) {
+        doc.push(&text, &Location { heading, ..Default::default() });
+    }
+    Ok(doc)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn visible_text_headings_and_title() {
+        let html = r#"<html><head><title>찾기 &amp; 바꾸기</title><meta name="keywords" content="secret">
+            <script>var x = "hidden";</script><style>p{}</style></head><body>
+            <nav>menu</nav><h1>Find Bar</h1><p>The <b>Find</b> toolbar&nbsp;searches.</p>
+            <span hidden="true">Command</span><span>Ctrl</span>
+            <h2>Find Next</h2><p>Moves to the next match &#44592;</p></body></html>"#;
+        let d = parse(html, "ko/find.html").unwrap();
+        assert_eq!(d.source.title, "찾기 & 바꾸기");
+        let all: String = d.blocks.iter().map(|b| b.text.clone()).collect::<Vec<_>>().join("|");
+        assert!(!all.contains("secret") && !all.contains("hidden") && !all.contains("menu"));
+        assert!(!all.contains("Command") && all.contains("Ctrl"));
+        assert!(all.contains("The Find toolbar searches."));
+        let last = d.blocks.last().unwrap();
+        assert_eq!(last.location.heading.as_deref(), Some("Find Next"));
+        assert!(last.text.contains("기"));
+    }
+
+    #[test]
+    fn malformed_html_is_tolerated() {
+        let d = parse("<p>unclosed <b>bold <div>text</p></span>&bogus; &#xZZ; <h2>Head", "x").unwrap();
+        let all: String = d.blocks.iter().map(|b| b.text.clone()).collect();
+        assert!(all.contains("unclosed bold") && all.contains("&bogus;"), "{all}");
+        assert_eq!(d.source.title, "x");
+        assert!(parse("", "empty").unwrap().blocks.is_empty());
+    }
+}

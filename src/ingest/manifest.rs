@@ -1,0 +1,348 @@
+//! Instance manifests (TOML) and the build pipeline: inputs → documents → chunks → index bytes.
+//!
+//! ```toml
+//! name = "constitution"                 # instance name (required)
+//! title = "대한민국헌법"
+//! description = "The Constitution of the Republic of Korea"
+//! anchors = ["헌법", "기본권"]            # anchor words for the anchor gate
+//! sufficiency = 8.0                     # minimum top score for the sufficiency gate
+//! [bm25]                                # optional; defaults k1 = 1.2, b = 0.75
+//! k1 = 1.2
+//! b = 0.75
+//! [chunking]
+//! max_chars = 450
+//!
+//! [[input]]
+//! format = "statute"   # html | markdown | rst | text | jsonl | statute | manual-json | glossary-tsv | glossary-jsonl
+//! path = "../.cache/fetch/konlpy/kolaw/constitution.txt"   # file or directory, relative to the manifest
+//! include = ["*.txt"]  # file-name patterns (`*` wildcard) when `path` is a directory
+//! exclude = []
+//! id = "constitution"  # source id for a single-file input (default: file name without extensions)
+//! kind = "statute"     # overrides the source kind
+//! date = "1987-10-29"  # overrides the reference date
+//! link = "https://example.org/{id}"   # link template; {id} is replaced by the source id
+//! ```
+//!
+//! Directories are walked recursively in sorted order, so builds are deterministic. Source ids of
+//! files under a directory are their paths relative to it (HTML) or their stems (other formats).
+
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use super::chunk::{ChunkOptions, chunk_document};
+use super::markup::Markup;
+use super::{Document, glossary, html, jsonl, manual, markup, statute};
+use crate::error::{Error, Result};
+use crate::index::IndexBuilder;
+use crate::search::Bm25Params;
+use crate::text::AnalyzerSettings;
+
+/// An instance manifest.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Manifest {
+    /// Instance name.
+    pub name: String,
+    /// Title (defaults to the name).
+    pub title: Option<String>,
+    /// Description.
+    #[serde(default)]
+    pub description: String,
+    /// Anchor words.
+    #[serde(default)]
+    pub anchors: Vec<String>,
+    /// Sufficiency threshold.
+    pub sufficiency: Option<f32>,
+    /// BM25 parameters.
+    pub bm25: Option<Bm25Params>,
+    /// Analyzer settings (default: the shipped analyzer).
+    pub analyzer: Option<AnalyzerSettings>,
+    /// Chunking.
+    pub chunking: Option<Chunking>,
+    /// Inputs.
+    #[serde(rename = "input", default)]
+    pub inputs: Vec<Input>,
+}
+
+/// Chunking settings.
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Chunking {
+    /// Largest chunk, in characters.
+    pub max_chars: usize,
+}
+
+/// One input of a manifest.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Input {
+    /// Format name.
+    pub format: String,
+    /// File or directory, relative to the manifest.
+    pub path: PathBuf,
+    /// File-name patterns to include.
+    #[serde(default)]
+    pub include: Vec<String>,
+    /// File-name patterns to exclude.
+    #[serde(default)]
+    pub exclude: Vec<String>,
+    /// Source id for a single file.
+    pub id: Option<String>,
+    /// Source kind override.
+    pub kind: Option<String>,
+    /// Reference date override.
+    pub date: Option<String>,
+    /// Link template (`{id}` → source id).
+    pub link: Option<String>,
+}
+
+/// What a build produced.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct BuildStats {
+    /// Documents (sources) read.
+    pub documents: usize,
+    /// Chunks written.
+    pub chunks: usize,
+    /// Distinct terms.
+    pub terms: u32,
+    /// Index size in bytes.
+    pub bytes: usize,
+    /// UTF-8 bytes of chunk text indexed.
+    pub text_bytes: usize,
+}
+
+/// `*`-wildcard match of a file name.
+pub fn wildcard(pattern: &str, name: &str) -> bool {
+    let parts: Vec<&str> = pattern.split('*').collect();
+    if parts.len() == 1 {
+        return pattern == name;
+    }
+    let (first, last) = (parts[0], parts[parts.len() - 1]);
+    if !name.starts_with(first) || name.len() < first.len() + last.len() || !name.ends_with(last) {
+        return false;
+    }
+    let mut rest = &name[first.len()..name.len() - last.len()];
+    for mid in &parts[1..parts.len() - 1] {
+        match rest.find(mid) {
+            Some(i) => rest = &rest[i + mid.len()..],
+            None => return false,
+        }
+    }
+    true
+}
+
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
+    let rd = std::fs::read_dir(dir).map_err(|e| Error::input(dir.display().to_string(), e.to_string()))?;
+    let mut entries: Vec<PathBuf> = rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            walk(&p, out)?;
+        } else {
+            out.push(p);
+        }
+    }
+    Ok(())
+}
+
+fn default_include(format: &str) -> &'static [&'static str] {
+    match format {
+        "html" => &["*.html", "*.htm"],
+        "markdown" => &["*.md", "*.markdown"],
+        "rst" => &["*.rst", "*.rst.txt"],
+        "text" | "statute" => &["*.txt"],
+        "jsonl" | "glossary-jsonl" => &["*.jsonl"],
+        "manual-json" => &["*.json"],
+        "glossary-tsv" => &["*.tsv"],
+        _ => &["*"],
+    }
+}
+
+/// File name without its extensions (`design.rst.txt` → `design`).
+fn stem(path: &Path) -> String {
+    let name = path.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
+    name.split('.').next().unwrap_or(&name).to_string()
+}
+
+impl Manifest {
+    /// Read a manifest file.
+    pub fn load(path: &Path) -> Result<Manifest> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| Error::input(path.display().to_string(), e.to_string()))?;
+        let m: Manifest =
+            toml::from_str(&text).map_err(|e| Error::input(path.display().to_string(), e.to_string()))?;
+        if m.name.trim().is_empty()
+            || !m.name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+        {
+            return Err(Error::input(
+                path.display().to_string(),
+                "name must be ASCII letters, digits, - or _",
+            ));
+        }
+        if m.inputs.is_empty() {
+            return Err(Error::input(path.display().to_string(), "no [[input]]"));
+        }
+        Ok(m)
+    }
+
+    /// The files an input names, sorted.
+    pub fn files(input: &Input, base: &Path) -> Result<Vec<PathBuf>> {
+        let root = base.join(&input.path);
+        if root.is_file() {
+            return Ok(vec![root]);
+        }
+        if !root.is_dir() {
+            return Err(Error::input(
+                root.display().to_string(),
+                "not found — run `./build.sh` to fetch the default sources, or fix `path`",
+            ));
+        }
+        let mut all = Vec::new();
+        walk(&root, &mut all)?;
+        let include: Vec<String> = if input.include.is_empty() {
+            default_include(&input.format).iter().map(|s| s.to_string()).collect()
+        } else {
+            input.include.clone()
+        };
+        Ok(all
+            .into_iter()
+            .filter(|p| {
+                let name = p.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
+                include.iter().any(|pat| wildcard(pat, &name))
+                    && !input.exclude.iter().any(|pat| wildcard(pat, &name))
+            })
+            .collect())
+    }
+
+    /// Read every input into documents (in manifest and file order).
+    pub fn documents(&self, base: &Path, mut progress: impl FnMut(usize, usize)) -> Result<Vec<Document>> {
+        let mut jobs = Vec::new();
+        for input in &self.inputs {
+            let root = base.join(&input.path);
+            for f in Self::files(input, base)? {
+                jobs.push((input, root.clone(), f));
+            }
+        }
+        let total = jobs.len();
+        let mut docs = Vec::new();
+        for (n, (input, root, file)) in jobs.into_iter().enumerate() {
+            let origin = file.display().to_string();
+            let text = std::fs::read_to_string(&file).map_err(|e| Error::input(&origin, e.to_string()))?;
+            let single = root.is_file();
+            let id = match (&input.id, single) {
+                (Some(id), true) => id.clone(),
+                _ if input.format == "html" && !single => {
+                    file.strip_prefix(&root).unwrap_or(&file).to_string_lossy().replace('\\', "/")
+                }
+                _ => stem(&file),
+            };
+            let mut got = match input.format.as_str() {
+                "html" => vec![html::parse(&text, &id)?],
+                "markdown" => vec![markup::parse(&text, &id, Markup::Markdown)],
+                "rst" => vec![markup::parse(&text, &id, Markup::Rst)],
+                "text" => vec![markup::parse(&text, &id, Markup::Text)],
+                "statute" => vec![statute::parse(&text, &id)],
+                "manual-json" => vec![manual::parse(&text, &id)?],
+                "jsonl" => jsonl::parse(&text, &origin)?,
+                "glossary-tsv" => vec![glossary::parse(&text, &id, false)?],
+                "glossary-jsonl" => vec![glossary::parse(&text, &id, true)?],
+                other => {
+                    return Err(Error::input(
+                        origin,
+                        format!(
+                            "unknown format {other:?}; use html, markdown, rst, text, jsonl, statute, \
+                             manual-json, glossary-tsv or glossary-jsonl"
+                        ),
+                    ));
+                }
+            };
+            for d in &mut got {
+                if let Some(k) = &input.kind {
+                    d.source.kind = k.clone();
+                }
+                if let Some(date) = &input.date {
+                    d.source.date = Some(date.clone());
+                }
+                if let Some(t) = &input.link {
+                    d.source.link = Some(t.replace("{id}", &d.source.id));
+                }
+            }
+            docs.extend(got);
+            progress(n + 1, total);
+        }
+        Ok(docs)
+    }
+
+    /// Build the index bytes for this manifest (`base` is the manifest's folder).
+    pub fn build(&self, base: &Path, progress: impl FnMut(usize, usize)) -> Result<(Vec<u8>, BuildStats)> {
+        let docs = self.documents(base, progress)?;
+        build_from_documents(self, &docs)
+    }
+}
+
+/// Build index bytes from documents already read.
+pub fn build_from_documents(m: &Manifest, docs: &[Document]) -> Result<(Vec<u8>, BuildStats)> {
+    let mut b = IndexBuilder::new(&m.name, m.analyzer.unwrap_or_default());
+    b.describe(m.title.as_deref().unwrap_or(&m.name), &m.description);
+    if let Some(p) = m.bm25 {
+        b.bm25(p);
+    }
+    if let Some(s) = m.sufficiency {
+        b.sufficiency(s);
+    }
+    for a in &m.anchors {
+        b.add_anchor(a);
+    }
+    let opts = ChunkOptions {
+        max_chars: m.chunking.map_or(ChunkOptions::default().max_chars, |c| c.max_chars.max(50)),
+    };
+    let mut stats = BuildStats { documents: docs.len(), ..Default::default() };
+    for d in docs {
+        let sid = b.add_source(d.source.clone())?;
+        let chunks = chunk_document(d, sid, opts);
+        let mut seen_heading: Option<String> = None;
+        for c in chunks {
+            stats.text_bytes += c.text.len();
+            let heading = c.location.heading.clone();
+            let id = b.add_chunk(c)?;
+            if d.source.kind == "glossary" && heading != seen_heading {
+                if let Some(h) = &heading {
+                    b.add_glossary_term(h, id);
+                }
+                seen_heading = heading;
+            }
+        }
+    }
+    stats.chunks = b.chunk_count();
+    let bytes = b.build()?;
+    stats.terms = crate::Index::open(&bytes[..])?.term_count();
+    stats.bytes = bytes.len();
+    Ok((bytes, stats))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wildcards() {
+        assert!(wildcard("manual_*.json", "manual_b1.json"));
+        assert!(!wildcard("manual_*.json", "rnd_faq.jsonl"));
+        assert!(wildcard("*", "x"));
+        assert!(wildcard("a*b*c", "aXbYc"));
+        assert!(!wildcard("a*b*c", "ac"));
+        assert!(wildcard("index.rst.txt", "index.rst.txt"));
+    }
+
+    #[test]
+    fn manifest_parses_and_rejects_unknown_keys() {
+        let m: Manifest = toml::from_str(
+            "name = \"x\"\nanchors = [\"a\"]\n[bm25]\nk1 = 0.9\nb = 0.4\n[[input]]\nformat = \"html\"\npath = \"d\"\n",
+        )
+        .unwrap();
+        assert_eq!(m.inputs.len(), 1);
+        assert_eq!(m.bm25.unwrap().k1, 0.9);
+        assert!(toml::from_str::<Manifest>("name = \"x\"\nnmae = 1\n").is_err());
+    }
+}

@@ -1,0 +1,151 @@
+//! Markdown, reStructuredText and plain text → documents.
+//!
+//! Only structure that matters for citation is read: headings (Markdown `#`…`######` lines; reST
+//! titles underlined, optionally overlined, with a repeated punctuation character) become the
+//! heading of the paragraphs that follow; paragraphs are separated by blank lines. The first
+//! heading is the document title (plain text: the first line). reST directive lines (`.. x::`)
+//! and comments are dropped; everything else is kept as written.
+
+use super::Document;
+use crate::corpus::{Location, Source};
+
+/// Which markup a file is in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Markup {
+    /// Markdown (CommonMark-style ATX headings).
+    Markdown,
+    /// reStructuredText (underlined section titles).
+    Rst,
+    /// Plain text (paragraphs only).
+    Text,
+}
+
+fn is_rst_rule(line: &str) -> bool {
+    let t = line.trim_end();
+    let mut chars = t.chars();
+    match chars.next() {
+        Some(c) if "=-~^\"'`#*+:.".contains(c) => t.len() >= 3 && chars.all(|x| x == c),
+        _ => false,
+    }
+}
+
+fn md_heading(line: &str) -> Option<&str> {
+    let t = line.trim_start();
+    let hashes = t.chars().take_while(|&c| c == '#').count();
+    if (1..=6).contains(&hashes) && t[hashes..].starts_with(' ') {
+        Some(t[hashes..].trim().trim_end_matches('#').trim())
+    } else {
+        None
+    }
+}
+
+/// Parse `text` as `markup` into a document with source id `id`.
+pub fn parse(text: &str, id: &str, markup: Markup) -> Document {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut doc = Document {
+        source: Source { id: id.to_string(), kind: "document".into(), ..Default::default() },
+        blocks: Vec::new(),
+    };
+    let mut title: Option<String> = None;
+    let mut loc = Location::default();
+    let mut para = String::new();
+    let mut in_fence = false;
+    let mut i = 0;
+    let flush = |doc: &mut Document, para: &mut String, loc: &Location| {
+        doc.push(para, loc);
+        para.clear();
+    };
+    while i < lines.len() {
+        let line = lines[i];
+        let mut heading: Option<String> = None;
+        match markup {
+            Markup::Markdown => {
+                if line.trim_start().starts_with("```") {
+                    in_fence = !in_fence;
+                } else if !in_fence {
+                    heading = md_heading(line).map(str::to_string);
+                }
+            }
+            Markup::Rst => {
+                let next = lines.get(i + 1).copied().unwrap_or("");
+                let t = line.trim();
+                if is_rst_rule(line) && !t.is_empty() && lines.get(i + 2).is_some_and(|l| is_rst_rule(l)) {
+                    // Overlined title: rule, text, rule.
+                    let txt = next.trim();
+                    if !txt.is_empty() {
+                        heading = Some(txt.to_string());
+                        i += 2;
+                    }
+                } else if !t.is_empty()
+                    && !is_rst_rule(line)
+                    && is_rst_rule(next)
+                    && next.trim().len() >= t.chars().count().min(3)
+                {
+                    heading = Some(t.to_string());
+                    i += 1;
+                } else if t.starts_with(".. ") || t == ".." {
+                    // Directive or comment: skip it and its indented body only when it has no text.
+                    flush(&mut doc, &mut para, &loc);
+                    i += 1;
+                    continue;
+                }
+            }
+            Markup::Text => {}
+        }
+        if let Some(h) = heading {
+            flush(&mut doc, &mut para, &loc);
+            if title.is_none() {
+                title = Some(h.clone());
+            }
+            loc.heading = Some(h.clone());
+            para.push_str(&h);
+            para.push('\n');
+        } else if line.trim().is_empty() && !in_fence {
+            flush(&mut doc, &mut para, &loc);
+        } else {
+            para.push_str(line);
+            para.push('\n');
+        }
+        i += 1;
+    }
+    flush(&mut doc, &mut para, &loc);
+    doc.source.title = title
+        .or_else(|| doc.blocks.first().and_then(|b| b.text.lines().next()).map(str::to_string))
+        .unwrap_or_else(|| id.to_string());
+    doc
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rst_questions_become_headings() {
+        let rst = "=====================\nDesign and History FAQ\n=====================\n\n.. only:: html\n\n   .. contents::\n\nWhy does Python use indentation?\n--------------------------------\n\nGuido believes that indentation is nice.\n\nSecond para.\n";
+        let d = parse(rst, "design", Markup::Rst);
+        assert_eq!(d.source.title, "Design and History FAQ");
+        let last = d.blocks.last().unwrap();
+        assert_eq!(last.location.heading.as_deref(), Some("Why does Python use indentation?"));
+        assert!(d.blocks.iter().any(|b| b.text.contains("Guido believes")));
+        assert!(!d.blocks.iter().any(|b| b.text.contains("contents::")));
+    }
+
+    #[test]
+    fn markdown_headings_and_fences() {
+        let md = "# Guide\n\nIntro.\n\n## 설치\n\n```sh\n# not a heading\n```\n\n설치 방법.";
+        let d = parse(md, "guide", Markup::Markdown);
+        assert_eq!(d.source.title, "Guide");
+        assert!(
+            d.blocks
+                .iter()
+                .any(|b| b.text.contains("# not a heading") && b.location.heading.as_deref() == Some("설치"))
+        );
+    }
+
+    #[test]
+    fn plain_text_paragraphs() {
+        let d = parse("First line\nmore\n\nSecond", "t", Markup::Text);
+        assert_eq!(d.source.title, "First line");
+        assert_eq!(d.blocks.len(), 2);
+    }
+}

@@ -1,0 +1,51 @@
+//! # groundgate
+//!
+//! Decide, for each prompt an editor or agent is about to send to its model, whether to **push**
+//! cited evidence into it now or let the agent **pull** (search) for itself — from compact,
+//! precompiled BM25 indexes that run in WebAssembly.
+//!
+//! This crate is the whole engine; the wasm bindings and the CLI only convert.
+//!
+//! * [`text`] — normalisation and the dictionary-free Korean + English analyzer.
+//! * [`corpus`] — sources, locations and chunks.
+//! * [`index`] — the versioned, checksummed index format: [`IndexBuilder`] writes, [`Index`] reads.
+//! * [`search`] — BM25 top-k with citations.
+//! * `ingest` (feature `ingest`, native only) — HTML, Markdown/reST, plain text, JSON Lines, statutes,
+//!   manuals and glossaries → chunks; manifests.
+//!
+//! ```
+//! use groundgate::{corpus::{Chunk, Source}, IndexBuilder, Index, search, AnalyzerSettings};
+//!
+//! let mut b = IndexBuilder::new("demo", AnalyzerSettings::default());
+//! let s = b.add_source(Source { id: "law".into(), title: "감리법".into(), kind: "statute".into(),
+//!     ..Default::default() })?;
+//! b.add_chunk(Chunk { source: s, text: "감리원은 교육을 받아야 한다.".into(), ..Default::default() })?;
+//! b.add_chunk(Chunk { source: s, text: "사업자는 계약을 체결한다.".into(), ..Default::default() })?;
+//! let bytes = b.build()?;
+//! let index = Index::open(&bytes[..])?;          // zero-copy over the byte slice
+//! let hits = search::search(&index, "감리원이 받을 교육", 4)?;
+//! assert_eq!(hits[0].chunk, 0);
+//! # Ok::<(), groundgate::Error>(())
+//! ```
+//!
+//! Memory: an open index holds its bytes and a few hundred bytes of metadata; a search allocates
+//! one f32 per chunk. Quirk: the FST term dictionary is checksummed at open because its reader
+//! trusts its bytes; all other sections are bounds-checked on access and fully checked by
+//! [`Index::verify`].
+
+#![deny(missing_docs)]
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
+
+pub mod corpus;
+mod error;
+pub mod index;
+#[cfg(feature = "ingest")]
+pub mod ingest;
+pub mod search;
+pub mod text;
+#[cfg(feature = "wasm")]
+mod wasm;
+
+pub use error::{Error, Result};
+pub use index::{Index, IndexBuilder, IndexMeta};
+pub use text::{Analyzer, AnalyzerSettings};

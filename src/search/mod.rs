@@ -1,0 +1,152 @@
+//! BM25 top-k search over an [`Index`].
+//!
+//! [`search`] analyzes the query with the index's own analyzer, scores every chunk that contains a
+//! query term with [`bm25::term_score`] (term-at-a-time into a dense accumulator), and returns the
+//! best `k` as [`Hit`]s carrying their citation. Ties are broken by chunk id, so results are the
+//! same on every platform.
+
+pub mod bm25;
+
+use serde::Serialize;
+
+pub use bm25::Bm25Params;
+
+use crate::error::{Error, Result};
+use crate::index::Index;
+use crate::text::Analyzer;
+
+/// Default minimum top score for the sufficiency gate (the field report's 8.0).
+pub const DEFAULT_SUFFICIENCY: f32 = 8.0;
+/// Longest query accepted, in characters.
+pub const MAX_QUERY_CHARS: usize = 20_000;
+/// Largest k accepted.
+pub const MAX_K: usize = 1_000;
+
+/// A chunk and its score.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Scored {
+    /// Chunk id.
+    pub chunk: u32,
+    /// BM25 score.
+    pub score: f32,
+}
+
+/// One search result with its citation (the `search --jsonl` contract).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Hit {
+    /// 1-based rank.
+    pub rank: u32,
+    /// BM25 score, rounded to 4 decimals (so that JSON is the same from Rust and from JS).
+    pub score: f64,
+    /// Chunk id within the index.
+    pub chunk: u32,
+    /// Source id.
+    pub source: String,
+    /// Source title.
+    pub title: String,
+    /// Printed page.
+    pub page: Option<u32>,
+    /// Article label (제N조).
+    pub article: Option<String>,
+    /// Section id or chapter.
+    pub section: Option<String>,
+    /// Nearest heading.
+    pub heading: Option<String>,
+    /// Reference date of the source.
+    pub date: Option<String>,
+    /// Link to the source.
+    pub link: Option<String>,
+    /// The chunk text.
+    pub text: String,
+}
+
+fn check_args(query: &str, k: usize) -> Result<()> {
+    if query.trim().is_empty() {
+        return Err(Error::invalid("query", "empty; pass some words to search for"));
+    }
+    let n = query.chars().count();
+    if n > MAX_QUERY_CHARS {
+        return Err(Error::invalid("query", format!("{n} characters, at most {MAX_QUERY_CHARS}")));
+    }
+    if k == 0 || k > MAX_K {
+        return Err(Error::invalid("k", format!("{k}; must be 1..={MAX_K}")));
+    }
+    Ok(())
+}
+
+/// The distinct terms of `query` under the index's analyzer, sorted.
+pub fn query_terms<D: AsRef<[u8]> + Clone>(index: &Index<D>, query: &str) -> Vec<String> {
+    let mut terms = Analyzer::new(index.meta().analyzer).terms(query);
+    terms.sort_unstable();
+    terms.dedup();
+    terms
+}
+
+/// Score `terms` (distinct) against every chunk; the best `k`, best first.
+pub fn top_k<D: AsRef<[u8]> + Clone>(index: &Index<D>, terms: &[String], k: usize) -> Result<Vec<Scored>> {
+    let meta = index.meta();
+    let (p, avg) = (meta.bm25, meta.avg_len());
+    let mut acc = vec![0f32; meta.chunks as usize];
+    let mut touched: Vec<u32> = Vec::new();
+    for t in terms {
+        let Some(info) = index.term(t)? else { continue };
+        let mut err = None;
+        index.postings(&info, |doc, tf| {
+            let dl = match index.doc_len(doc) {
+                Ok(v) => v as f32,
+                Err(e) => {
+                    err.get_or_insert(e);
+                    return;
+                }
+            };
+            let slot = &mut acc[doc as usize];
+            if *slot == 0.0 {
+                touched.push(doc);
+            }
+            *slot += bm25::term_score(p, info.idf, tf, dl, avg);
+        })?;
+        if let Some(e) = err {
+            return Err(e);
+        }
+    }
+    let mut scored: Vec<Scored> = touched
+        .into_iter()
+        .map(|c| Scored { chunk: c, score: acc[c as usize] })
+        .filter(|s| s.score > 0.0)
+        .collect();
+    scored.sort_unstable_by(|a, b| b.score.total_cmp(&a.score).then(a.chunk.cmp(&b.chunk)));
+    scored.truncate(k);
+    Ok(scored)
+}
+
+/// Round a score to 4 decimals, in f64 (deterministic everywhere).
+pub fn round4(score: f32) -> f64 {
+    (score as f64 * 10_000.0).round() / 10_000.0
+}
+
+/// Turn a scored chunk into a [`Hit`] with its citation.
+pub fn hit<D: AsRef<[u8]> + Clone>(index: &Index<D>, rank: u32, s: Scored) -> Result<Hit> {
+    let chunk = index.chunk(s.chunk)?;
+    let source = index.source(chunk.source)?;
+    Ok(Hit {
+        rank,
+        score: round4(s.score),
+        chunk: s.chunk,
+        source: source.id,
+        title: source.title,
+        page: chunk.location.page,
+        article: chunk.location.article,
+        section: chunk.location.section,
+        heading: chunk.location.heading,
+        date: source.date,
+        link: source.link,
+        text: chunk.text,
+    })
+}
+
+/// Search `index` for `query`; the best `k` hits with citations.
+pub fn search<D: AsRef<[u8]> + Clone>(index: &Index<D>, query: &str, k: usize) -> Result<Vec<Hit>> {
+    check_args(query, k)?;
+    let terms = query_terms(index, query);
+    top_k(index, &terms, k)?.into_iter().enumerate().map(|(i, s)| hit(index, i as u32 + 1, s)).collect()
+}

@@ -1,0 +1,13 @@
+//! Text analysis: normalisation and the Korean + English analyzer.
+//!
+//! [`normalize`] maps equivalent code points to one form; [`Analyzer`] turns text into index terms
+//! the same way for documents, queries and anchor words; [`korean`] and [`english`] hold the
+//! language-specific pieces.
+
+mod analyzer;
+pub mod english;
+pub mod korean;
+mod normalize;
+
+pub use analyzer::{Analyzer, AnalyzerSettings, KoreanMode, Token};
+pub use normalize::normalize;

@@ -1,0 +1,110 @@
+//! Unicode normalisation for matching.
+//!
+//! What a user types and what a PDF or web page stores often differ in code points, not in meaning:
+//! Hangul arrives decomposed into conjoining jamo (NFD, common on macOS file systems and in some
+//! PDF extractions), Latin letters arrive full-width, spaces arrive as ideographic or no-break spaces.
+//! [`normalize`] maps each of those to one form and lowercases, so that the analyzer sees the same
+//! characters either way.
+//!
+//! Why not the `unicode-normalization` crate: its composition tables add tens of kilobytes to the wasm
+//! download, while the cases that matter for Korean and English search are algorithmic — Hangul
+//! syllable composition (Unicode §3.12) and the full-width block — and fit in a few lines here. Other
+//! scripts' combining sequences are left as they are (they are matched as written).
+
+const S_BASE: u32 = 0xAC00;
+const L_BASE: u32 = 0x1100;
+const V_BASE: u32 = 0x1161;
+const T_BASE: u32 = 0x11A7;
+const L_COUNT: u32 = 19;
+const V_COUNT: u32 = 21;
+const T_COUNT: u32 = 28;
+const N_COUNT: u32 = V_COUNT * T_COUNT;
+
+/// Normalise `text` for matching: compose Hangul jamo into syllables, fold full-width ASCII and
+/// exotic spaces, and lowercase. Idempotent.
+pub fn normalize(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        let cp = c as u32;
+        // Leading consonant + vowel (+ trailing consonant) → one precomposed syllable.
+        if (L_BASE..L_BASE + L_COUNT).contains(&cp)
+            && let Some(&v) = chars.peek()
+        {
+            let vp = v as u32;
+            if (V_BASE..V_BASE + V_COUNT).contains(&vp) {
+                chars.next();
+                let mut s = S_BASE + ((cp - L_BASE) * V_COUNT + (vp - V_BASE)) * T_COUNT;
+                if let Some(&t) = chars.peek() {
+                    let tp = t as u32;
+                    if tp > T_BASE && tp < T_BASE + T_COUNT {
+                        chars.next();
+                        s += tp - T_BASE;
+                    }
+                }
+                push_lower(&mut out, char::from_u32(s).unwrap_or(c));
+                continue;
+            }
+        }
+        // A precomposed LV syllable followed by a trailing consonant → LVT.
+        if (S_BASE..S_BASE + L_COUNT * N_COUNT).contains(&cp)
+            && (cp - S_BASE).is_multiple_of(T_COUNT)
+            && let Some(&t) = chars.peek()
+        {
+            let tp = t as u32;
+            if tp > T_BASE && tp < T_BASE + T_COUNT {
+                chars.next();
+                out.push(char::from_u32(cp + tp - T_BASE).unwrap_or(c));
+                continue;
+            }
+        }
+        push_lower(&mut out, fold_width(c));
+    }
+    out
+}
+
+/// Full-width ASCII → ASCII; ideographic, no-break and other spaces → a plain space.
+fn fold_width(c: char) -> char {
+    let cp = c as u32;
+    match cp {
+        0xFF01..=0xFF5E => char::from_u32(cp - 0xFF01 + 0x21).unwrap_or(c),
+        0x3000 | 0x00A0 | 0x2000..=0x200A | 0x202F | 0x205F => ' ',
+        _ => c,
+    }
+}
+
+fn push_lower(out: &mut String, c: char) {
+    if c.is_ascii() {
+        out.push(c.to_ascii_lowercase());
+    } else {
+        out.extend(c.to_lowercase());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn composes_conjoining_jamo() {
+        // 감리원 written as conjoining jamo (NFD).
+        let nfd = "\u{1100}\u{1161}\u{11B7}\u{1105}\u{1175}\u{110B}\u{116F}\u{11AB}";
+        assert_eq!(normalize(nfd), "감리원");
+        // LV syllable + trailing jamo.
+        assert_eq!(normalize("\u{AC00}\u{11B7}"), "감");
+    }
+
+    #[test]
+    fn folds_width_space_and_case() {
+        assert_eq!(normalize("ＡＢＣ１２３\u{3000}Rust"), "abc123 rust");
+        assert_eq!(normalize("ÉCOLE"), "école");
+    }
+
+    #[test]
+    fn idempotent() {
+        for s in ["감리원이", "Ｈｅｌｌｏ", "\u{1100}\u{1161}", "제1조 ① 대한민국"] {
+            let once = normalize(s);
+            assert_eq!(normalize(&once), once);
+        }
+    }
+}

@@ -1,0 +1,122 @@
+//! Building from every input format: citations survive into search hits; builds are deterministic.
+
+use groundgate::ingest::manifest::Manifest;
+use groundgate::{Index, search};
+
+use crate::util::{data_dir, excerpt_index};
+
+fn index() -> Index<&'static [u8]> {
+    Index::open(excerpt_index()).expect("open")
+}
+
+fn top(q: &str) -> search::Hit {
+    search::search(&index(), q, 5)
+        .expect("search")
+        .into_iter()
+        .next()
+        .unwrap_or_else(|| panic!("no hit for {q}"))
+}
+
+#[test]
+fn builds_are_byte_identical() {
+    let m = Manifest::load(&data_dir().join("excerpts.toml")).expect("manifest");
+    let (a, _) = m.build(&data_dir(), |_, _| {}).expect("build");
+    assert_eq!(a, excerpt_index());
+    index().verify().expect("checksums");
+}
+
+#[test]
+fn manual_pages_and_sections_are_cited() {
+    let h = top("권리를 획득한 대가로 실시권자가 지급");
+    assert_eq!(h.source, "manual_b2");
+    assert_eq!(h.title, "국가연구개발사업 기술료 제도 매뉴얼");
+    assert_eq!(h.page, Some(1));
+    assert_eq!(h.section.as_deref(), Some("b2-1-1"));
+    assert_eq!(h.date.as_deref(), Some("2026-07"));
+}
+
+#[test]
+fn statute_articles_chapters_and_supplement() {
+    let h = top("대한민국의 주권은 누구에게 있나요");
+    assert_eq!((h.source.as_str(), h.article.as_deref()), ("constitution", Some("제1조")));
+    assert_eq!(h.section.as_deref(), Some("제1장 총강"));
+    assert_eq!(h.date.as_deref(), Some("1987-10-29"));
+    let h = top("거주 이전의 자유");
+    assert_eq!(h.article.as_deref(), Some("제14조"));
+    let h = top("이 헌법은 1988년 2월 25일부터 시행");
+    assert_eq!(h.article.as_deref(), Some("제1조"));
+    assert!(h.section.as_deref().is_some_and(|s| s.starts_with("부칙")), "{:?}", h.section);
+}
+
+#[test]
+fn html_pages_keep_path_heading_and_link_and_drop_scripts() {
+    let h = top("Find toolbar quickly search");
+    assert_eq!(h.source, "ko/text/shared/find_toolbar.html");
+    assert_eq!(h.title, "Find Bar");
+    assert_eq!(h.link.as_deref(), Some("https://help.libreoffice.org/7.4/ko/text/shared/find_toolbar.html"));
+    let idx = index();
+    for c in 0..idx.chunk_count() {
+        let t = idx.chunk(c).expect("chunk").text;
+        assert!(!t.contains("alert(1)") && !t.contains("flexsearch"), "script text indexed: {t}");
+    }
+}
+
+#[test]
+fn rst_headings_are_questions() {
+    let h = top("why indentation for grouping statements");
+    assert_eq!(h.source, "design");
+    assert_eq!(h.heading.as_deref(), Some("Why does Python use indentation for grouping of statements?"));
+}
+
+#[test]
+fn jsonl_records_and_glossary() {
+    let h = top("연구비 카드 계좌이체");
+    assert_eq!(
+        (h.source.as_str(), h.page, h.heading.as_deref()),
+        ("notice-2026-01", Some(3), Some("집행 원칙"))
+    );
+    let src = index().source(index().chunk(h.chunk).expect("chunk").source).expect("source");
+    assert_eq!(src.links, ["https://example.org/notice/2026-01/attachment.pdf"]);
+    assert_eq!(src.kind, "notice");
+    let h = top("3책5공");
+    assert_eq!(h.source, "glossary");
+    let gl = index().glossary().expect("glossary");
+    assert!(gl.iter().any(|(t, c)| t == "3책5공" && *c == h.chunk), "{gl:?}");
+}
+
+#[test]
+fn chunks_stay_within_limits_and_one_location() {
+    let idx = index();
+    assert!(idx.chunk_count() > 10);
+    for c in 0..idx.chunk_count() {
+        let ch = idx.chunk(c).expect("chunk");
+        assert!(ch.text.chars().count() <= 450, "chunk {c} has {} chars", ch.text.chars().count());
+        assert!(ch.end > ch.start);
+    }
+    let anchors = idx.anchors().expect("anchors");
+    assert_eq!(anchors, ["기술료", "헌법", "python"]);
+    assert_eq!(idx.meta().sufficiency, 6.5);
+}
+
+#[test]
+fn bad_manifests_are_input_errors() {
+    let dir = std::env::temp_dir().join(format!("gg-manifest-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let write = |name: &str, text: &str| {
+        let p = dir.join(name);
+        std::fs::write(&p, text).expect("write");
+        p
+    };
+    let p = write("a.toml", "name = \"x\"\n[[input]]\nformat = \"pdf\"\npath = \".\"\n");
+    let m = Manifest::load(&p).expect("parses");
+    let e = m.build(&dir, |_, _| {}).expect_err("unknown format");
+    assert_eq!(e.code(), "input");
+    assert!(e.to_string().contains("unknown format"), "{e}");
+    let p = write("b.toml", "name = \"x\"\n[[input]]\nformat = \"html\"\npath = \"missing\"\n");
+    let e = Manifest::load(&p).expect("parses").build(&dir, |_, _| {}).expect_err("missing path");
+    assert!(e.to_string().contains("./build.sh"), "{e}");
+    let p = write("c.toml", "name = \"bad name!\"\n[[input]]\nformat = \"html\"\npath = \".\"\n");
+    assert!(Manifest::load(&p).is_err());
+    let p = write("d.toml", "name = \"x\"\n");
+    assert!(Manifest::load(&p).is_err());
+}

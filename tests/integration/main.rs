@@ -1,0 +1,8 @@
+//! Integration tests: one binary, one module per area (ripgrep's layout).
+
+mod build;
+mod cli;
+mod compat;
+mod default_indexes;
+mod format_errors;
+mod util;

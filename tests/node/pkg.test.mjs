@@ -1,0 +1,52 @@
+// The wasm package (pkg/node) under Node: it opens an index, answers searches byte-identically to
+// the native CLI, and turns bad input into exceptions carrying the typed error's code.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const require = createRequire(import.meta.url);
+const gg = require(path.join(root, 'pkg/node/groundgate.js'));
+const fixture = path.join(root, 'tests/fixtures/v1/excerpts.ggi');
+const cli = path.join(root, 'target/release/groundgate');
+
+test('opens an index and searches with citations', () => {
+  const index = new gg.Index(readFileSync(fixture));
+  index.verify();
+  const hits = index.search('대한민국의 주권은 누구에게 있나요', 3);
+  assert.ok(hits.length > 0);
+  assert.equal(hits[0].source, 'constitution');
+  assert.equal(hits[0].article, '제1조');
+  assert.equal(hits[0].rank, 1);
+  assert.equal(index.info().name, 'excerpts');
+});
+
+test('search JSON is byte-identical to the native CLI', () => {
+  const index = new gg.Index(readFileSync(fixture));
+  const queries = readFileSync(path.join(root, 'tests/fixtures/queries.jsonl'), 'utf8').trim().split('\n');
+  const queries2 = [...queries.map((l) => JSON.parse(l).query), 'python design FAQ', '헌법 개정 절차', 'Ctrl F'];
+  const input = queries2.map((q, i) => JSON.stringify({ id: i, query: q })).join('\n') + '\n';
+  const native = execFileSync(cli, ['search', '--index', fixture, '--k', '4', '--jsonl'], { input }).toString().trim().split('\n');
+  assert.equal(native.length, queries2.length);
+  queries2.forEach((q, i) => {
+    const wasm = `{"id":${i},"hits":${index.searchJson(q, 4)}}`;
+    assert.equal(wasm, native[i], `query ${q}`);
+  });
+});
+
+test('bad bytes and bad arguments throw typed errors', () => {
+  assert.throws(() => new gg.Index(new Uint8Array([1, 2, 3])), (e) => e.code === 'bad_magic');
+  const bytes = new Uint8Array(readFileSync(fixture));
+  assert.throws(() => new gg.Index(bytes.subarray(0, bytes.length - 5)), (e) => e.code === 'truncated');
+  const v = bytes.slice();
+  v[8] = 9;
+  assert.throws(() => new gg.Index(v), (e) => e.code === 'unsupported_version' && /rebuild/.test(e.message));
+  const index = new gg.Index(bytes);
+  assert.throws(() => index.search('', 3), (e) => e.code === 'invalid_argument');
+  assert.throws(() => index.search('x', 0), (e) => e.code === 'invalid_argument');
+  assert.throws(() => index.search('가'.repeat(20001), 3), (e) => e.code === 'invalid_argument');
+});
