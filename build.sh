@@ -174,7 +174,7 @@ pkg() {
 # ---------------------------------------------------------------- commands
 
 demo() {
-  local q='감리원이 아니라 연구개발기관이 연구개발비를 사용하는 기준은?'
+  local q='연구수당은 얼마까지 계상할 수 있나요?'
   [ -f indexes/rnd.ggi ] || { echo "(no rnd index; demo skipped)"; return 0; }
   say "demo: groundgate search --index indexes/rnd.ggi --k 3 \"$q\""
   "$BIN" search --index indexes/rnd.ggi --k 3 "$q"

@@ -325,7 +325,11 @@ fn main() {
         ("sbj no-stop", AnalyzerSettings { stop_words: false, ..AnalyzerSettings::default() }),
     ];
     let shipped = AnalyzerSettings::default();
-    let p = Bm25Params::default();
+    let arg = |name: &str| {
+        args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)).and_then(|v| v.parse().ok())
+    };
+    let d = Bm25Params::default();
+    let p = Bm25Params { k1: arg("--k1").unwrap_or(d.k1), b: arg("--b").unwrap_or(d.b) };
     println!(
         "Retrieval: MRR@10 / Hit@10 (nDCG@10 for graded sets); BM25 k1 {} b {}; every column measured in this run",
         p.k1, p.b
@@ -342,6 +346,7 @@ fn main() {
     }
     println!("---|");
     let mut all_better = true;
+    let mut lucene: Option<(&str, [(Bm25Params, Metrics, Metrics); 2])> = None;
     for set in load_sets(&data) {
         let key = set.name.to_lowercase();
         if let Some(o) = &only
@@ -371,17 +376,46 @@ fn main() {
         let better = ship.mrr > base.mrr && ship.hit10 >= base.hit10;
         all_better &= better;
         println!(
-            " {:+.3} / {:+.3} {} |",
+            " {:+.4} / {:+.4} {} |",
             ship.mrr - base.mrr,
             ship.hit10 - base.hit10,
             if better { "✓" } else { "✗" }
         );
+        if set.name.starts_with("LibreOffice") {
+            lucene = Some((
+                set.name,
+                [(0.9, 0.4), (1.2, 0.75)].map(|(k1, b)| {
+                    let p = Bm25Params { k1, b };
+                    (p, evaluate(&set, AnalyzerSettings::BASELINE, p), evaluate(&set, shipped, p))
+                }),
+            ));
+        }
         eprintln!("  ({} in {:.1} s)", set.name, t.elapsed().as_secs_f64());
     }
     println!(
         "\nshipped analyzer beats the bigram baseline on every set (MRR higher, Hit@10 not lower): {}",
         if all_better { "yes" } else { "NO" }
     );
+    if let Some((name, rows)) = lucene {
+        println!(
+            "\n{name}, Hit@4 / Hit@10 / MRR@10 beside Lucene (reported in ../shared/data/README.md, not run here):"
+        );
+        println!(
+            "| BM25 | bigram (ours) | shipped (ours) | Lucene Nori (28 MB dictionary) | Lucene CJK bigrams |"
+        );
+        println!("|---|---|---|---|---|");
+        for (p, b, s) in rows {
+            let (nori, cjk) = if p.k1 < 1.0 {
+                (".661 / .772 / .533", ".657 / .770 / .522")
+            } else {
+                (".647 / .772 / .517", "–")
+            };
+            println!(
+                "| k1 {} b {} | {:.3} / {:.3} / {:.3} | {:.3} / {:.3} / {:.3} | {nori} | {cjk} |",
+                p.k1, p.b, b.hit4, b.hit10, b.mrr, s.hit4, s.hit10, s.mrr
+            );
+        }
+    }
 
     // Default instances: size and build time.
     println!(
