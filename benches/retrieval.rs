@@ -29,6 +29,9 @@ struct Set {
     reported: (f64, f64),
 }
 
+/// BM25 parameters, baseline metrics, shipped metrics.
+type LuceneRow = (Bm25Params, Metrics, Metrics);
+
 #[derive(Default, Clone, Copy)]
 struct Metrics {
     mrr: f64,
@@ -346,7 +349,7 @@ fn main() {
     }
     println!("---|");
     let mut all_better = true;
-    let mut lucene: Option<(&str, [(Bm25Params, Metrics, Metrics); 2])> = None;
+    let mut lucene: Option<(&str, [LuceneRow; 2])> = None;
     for set in load_sets(&data) {
         let key = set.name.to_lowercase();
         if let Some(o) = &only
