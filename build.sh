@@ -48,7 +48,7 @@ wasm_toolchain() {
     fi
   fi
   say "no rustup wasm32 target: using Debian's rustc with a locally built wasm32 std"
-  apt_install rustc-web cargo-web rust-web-src lld-22 || die "cannot install Debian's rustc-web (needs apt)"
+  apt_install rustc-web cargo-web rust-web-src rust-web-clippy lld-22 || die "cannot install Debian's rustc-web (needs apt)"
   local sysroot; sysroot="$(/usr/bin/rustc --print sysroot)"
   local dest="$sysroot/lib/rustlib/wasm32-unknown-unknown/lib"
   if ! ls "$dest"/libstd-*.rlib >/dev/null 2>&1; then

@@ -10,6 +10,9 @@
 //! * [`corpus`] — sources, locations and chunks.
 //! * [`index`] — the versioned, checksummed index format: [`IndexBuilder`] writes, [`Index`] reads.
 //! * [`search`] — BM25 top-k with citations.
+//! * [`gate`] — the anchor and sufficiency gates.
+//! * [`deliver`] — budgets and their sharing, the cited context block, session dedup, the decision log.
+//! * [`engine`] — [`Engine`]: several instances and `ask`, the push pipeline.
 //! * `ingest` (feature `ingest`, native only) — HTML, Markdown/reST, plain text, JSON Lines, statutes,
 //!   manuals and glossaries → chunks; manifests.
 //!
@@ -37,7 +40,10 @@
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
 
 pub mod corpus;
+pub mod deliver;
+pub mod engine;
 mod error;
+pub mod gate;
 pub mod index;
 #[cfg(feature = "ingest")]
 pub mod ingest;
@@ -46,6 +52,7 @@ pub mod text;
 #[cfg(feature = "wasm")]
 mod wasm;
 
+pub use engine::{Answer, AskOptions, Config, Engine, InstanceOptions, Route};
 pub use error::{Error, Result};
 pub use index::{Index, IndexBuilder, IndexMeta};
 pub use text::{Analyzer, AnalyzerSettings};

@@ -9,6 +9,7 @@
 
 use super::Document;
 use crate::corpus::{Chunk, Location};
+use crate::text::sentences;
 
 /// Chunk size limits, in characters.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -21,37 +22,6 @@ impl Default for ChunkOptions {
     fn default() -> Self {
         ChunkOptions { max_chars: 450 }
     }
-}
-
-/// Split `text` into sentence-sized pieces that concatenate back to `text`.
-pub fn sentences(text: &str) -> Vec<&str> {
-    let mut out = Vec::new();
-    let mut start = 0;
-    let mut it = text.char_indices().peekable();
-    while let Some((i, c)) = it.next() {
-        let end_here = match c {
-            '.' | '?' | '!' | '。' | '？' | '！' => it.peek().is_none_or(|&(_, n)| n.is_whitespace()),
-            '\n' => it.peek().is_some_and(|&(_, n)| n == '\n'),
-            _ => false,
-        };
-        if end_here {
-            let mut end = i + c.len_utf8();
-            while let Some(&(j, n)) = it.peek() {
-                if n.is_whitespace() {
-                    end = j + n.len_utf8();
-                    it.next();
-                } else {
-                    break;
-                }
-            }
-            out.push(&text[start..end]);
-            start = end;
-        }
-    }
-    if start < text.len() {
-        out.push(&text[start..]);
-    }
-    out
 }
 
 /// Cut a piece longer than `max` characters at spaces (or anywhere, when there is none).
@@ -167,14 +137,6 @@ mod tests {
                 })
                 .collect(),
         }
-    }
-
-    #[test]
-    fn sentences_concatenate_back() {
-        let t = "첫 문장이다. 둘째 문장? 셋째!\n\n넷째 v1.2 문장";
-        let s = sentences(t);
-        assert_eq!(s.concat(), t);
-        assert_eq!(s.len(), 4);
     }
 
     #[test]

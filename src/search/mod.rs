@@ -150,3 +150,38 @@ pub fn search<D: AsRef<[u8]> + Clone>(index: &Index<D>, query: &str, k: usize) -
     let terms = query_terms(index, query);
     top_k(index, &terms, k)?.into_iter().enumerate().map(|(i, s)| hit(index, i as u32 + 1, s)).collect()
 }
+
+/// One query term's contribution to one chunk's score.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TermScore {
+    /// The term.
+    pub term: String,
+    /// Its BM25 contribution, rounded to 4 decimals.
+    pub score: f64,
+}
+
+/// For each chunk in `chunks`, the query terms it contains and what each contributed, in term order.
+pub fn explain<D: AsRef<[u8]> + Clone>(
+    index: &Index<D>,
+    terms: &[String],
+    chunks: &[u32],
+) -> Result<Vec<Vec<TermScore>>> {
+    let meta = index.meta();
+    let (p, avg) = (meta.bm25, meta.avg_len());
+    let mut out: Vec<Vec<TermScore>> = vec![Vec::new(); chunks.len()];
+    for t in terms {
+        let Some(info) = index.term(t)? else { continue };
+        let mut found: Vec<(usize, u32)> = Vec::new();
+        index.postings(&info, |doc, tf| {
+            if let Some(i) = chunks.iter().position(|&c| c == doc) {
+                found.push((i, tf));
+            }
+        })?;
+        for (i, tf) in found {
+            let dl = index.doc_len(chunks[i])? as f32;
+            let s = bm25::term_score(p, info.idf, tf, dl, avg);
+            out[i].push(TermScore { term: t.clone(), score: round4(s) });
+        }
+    }
+    Ok(out)
+}

@@ -8,6 +8,8 @@ mod analyzer;
 pub mod english;
 pub mod korean;
 mod normalize;
+mod sentence;
 
 pub use analyzer::{Analyzer, AnalyzerSettings, KoreanMode, Token};
 pub use normalize::normalize;
+pub use sentence::sentences;

@@ -1,0 +1,11 @@
+//! Delivery: character budgets and their sharing ([`budget`]), the cited `context` block
+//! ([`context`]), session dedup ([`session`]) and the decision log with its funnel ([`log`]).
+
+pub mod budget;
+pub mod context;
+pub mod log;
+pub mod session;
+
+pub use context::Format;
+pub use log::{DecisionLog, Funnel, InstanceLog, Outcome};
+pub use session::Sessions;
