@@ -424,10 +424,13 @@ impl Engine {
             let explained = search::explain(&inst.index, &terms, &ids)?;
             let matched: BTreeSet<&str> = explained.iter().flatten().map(|t| t.term.as_str()).collect();
             let top = scored.first().map_or(0.0, |s| search::round4(s.score));
+            let n_chunks = inst.index.chunk_count();
+            let unknown = search::bm25::idf(n_chunks, 0) as f64;
+            let idf_of = |t: &str| inst.index.term(t).ok().flatten().map_or(unknown, |i| i.idf as f64);
             let verdict = sufficiency::judge(
                 top,
                 inst.threshold,
-                sufficiency::coverage(&tokens, &matched),
+                sufficiency::coverage(&tokens, &matched, idf_of),
                 cfg.min_coverage,
             );
             ilog.sufficiency = Some(SufficiencyLog::from(&verdict));

@@ -43,6 +43,7 @@ pub mod corpus;
 pub mod deliver;
 pub mod engine;
 mod error;
+pub mod eval;
 pub mod gate;
 pub mod index;
 #[cfg(feature = "ingest")]

@@ -4,9 +4,11 @@
 //! threshold (stored in its index; calibrated per instance with `groundgate calibrate`), and the
 //! hits *cover* at least a fraction (default ½) of the query's words — a word counts as covered
 //! when any of its terms occurs in any of the top hits. Coverage is counted over words, not terms,
-//! so a long Korean word split into four bigrams is one vote, as it is for the reader.
+//! so a long Korean word split into four bigrams is one vote, as it is for the reader; and each
+//! word's vote is weighted by its IDF in the instance, so that an off-topic prompt sharing only
+//! common words (error, file, 사용) with a large corpus does not look covered.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
 
@@ -27,15 +29,23 @@ pub struct Sufficiency {
     pub passed: bool,
 }
 
-/// Fraction of the query's words (those that produced terms) with at least one term in `matched`.
-pub fn coverage(query: &[Token], matched: &BTreeSet<&str>) -> f64 {
-    let words: BTreeSet<u32> = query.iter().map(|t| t.word).collect();
-    if words.is_empty() {
+/// Share of the query's words (those that produced terms) that have at least one term in
+/// `matched`, each word weighted by `weight` of its most informative term (IDF: a word the corpus
+/// does not know weighs most, so an off-topic prompt that shares only common words with the corpus
+/// covers little). With a constant weight this is the plain fraction of words covered.
+pub fn coverage(query: &[Token], matched: &BTreeSet<&str>, weight: impl Fn(&str) -> f64) -> f64 {
+    let mut words: BTreeMap<u32, (f64, bool)> = BTreeMap::new();
+    for t in query {
+        let w = weight(&t.term);
+        let e = words.entry(t.word).or_insert((0.0, false));
+        e.0 = e.0.max(w);
+        e.1 |= matched.contains(t.term.as_str());
+    }
+    let total: f64 = words.values().map(|(w, _)| w).sum();
+    if total <= 0.0 {
         return 0.0;
     }
-    let covered: BTreeSet<u32> =
-        query.iter().filter(|t| matched.contains(t.term.as_str())).map(|t| t.word).collect();
-    covered.len() as f64 / words.len() as f64
+    words.values().filter(|(_, c)| *c).map(|(w, _)| w).sum::<f64>() / total
 }
 
 /// Judge a search result.
@@ -59,10 +69,14 @@ mod tests {
     fn coverage_counts_words_not_bigrams() {
         let q = Analyzer::default().analyze("연구개발비 정산 python");
         let m: BTreeSet<&str> = ["연구", "구개"].into_iter().collect();
-        assert!((coverage(&q, &m) - 1.0 / 3.0).abs() < 1e-9);
+        assert!((coverage(&q, &m, |_| 1.0) - 1.0 / 3.0).abs() < 1e-9);
         let m: BTreeSet<&str> = ["정산", "python"].into_iter().collect();
-        assert!((coverage(&q, &m) - 2.0 / 3.0).abs() < 1e-9);
-        assert_eq!(coverage(&[], &m), 0.0);
+        assert!((coverage(&q, &m, |_| 1.0) - 2.0 / 3.0).abs() < 1e-9);
+        assert_eq!(coverage(&[], &m, |_| 1.0), 0.0);
+        // Weighted: covering only the common word counts for little.
+        let w = |t: &str| if t == "python" { 9.0 } else { 1.0 };
+        let m: BTreeSet<&str> = ["정산"].into_iter().collect();
+        assert!((coverage(&q, &m, w) - 1.0 / 11.0).abs() < 1e-9);
     }
 
     #[test]

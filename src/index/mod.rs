@@ -54,3 +54,34 @@ impl IndexMeta {
         if self.chunks == 0 { 0.0 } else { (self.total_terms as f64 / self.chunks as f64) as f32 }
     }
 }
+
+/// The same index with a new sufficiency threshold: the `meta` section is re-encoded and the file
+/// re-framed (other sections are copied byte for byte). Checks every checksum first.
+pub fn with_sufficiency(bytes: &[u8], threshold: f32) -> crate::Result<Vec<u8>> {
+    use bincode::Options;
+    if !threshold.is_finite() {
+        return Err(crate::Error::invalid("threshold", "must be a finite number"));
+    }
+    let index = Index::open(bytes)?;
+    index.verify()?;
+    let mut meta = index.meta().clone();
+    meta.sufficiency = threshold;
+    let meta_bytes = bincode::DefaultOptions::new()
+        .with_fixint_encoding()
+        .serialize(&meta)
+        .map_err(|e| crate::Error::invalid("meta", e.to_string()))?;
+    let mut table = format::read_table(bytes)?;
+    table.sort_by_key(|s| s.offset);
+    let sections: Vec<(format::SectionId, Vec<u8>)> = table
+        .iter()
+        .map(|s| {
+            let data = if s.id == format::SectionId::Meta {
+                meta_bytes.clone()
+            } else {
+                bytes.get(s.offset..s.offset + s.len).unwrap_or(&[]).to_vec()
+            };
+            (s.id, data)
+        })
+        .collect();
+    Ok(format::write(&sections))
+}

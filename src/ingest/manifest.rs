@@ -5,6 +5,7 @@
 //! title = "대한민국헌법"
 //! description = "The Constitution of the Republic of Korea"
 //! anchors = ["헌법", "기본권"]            # anchor words for the anchor gate
+//! derive_anchors = 300                  # plus up to 300 derived from headings and titles
 //! sufficiency = 8.0                     # minimum top score for the sufficiency gate
 //! [bm25]                                # optional; defaults k1 = 1.2, b = 0.75
 //! k1 = 1.2
@@ -52,6 +53,9 @@ pub struct Manifest {
     /// Anchor words.
     #[serde(default)]
     pub anchors: Vec<String>,
+    /// Derive up to this many more anchors from the headings, titles and glossary terms (default
+    /// 300; 0 turns derivation off). See [`crate::gate::anchor::derive`].
+    pub derive_anchors: Option<usize>,
     /// Sufficiency threshold.
     pub sufficiency: Option<f32>,
     /// BM25 parameters.
@@ -96,6 +100,9 @@ pub struct Input {
     /// Link template (`{id}` → source id).
     pub link: Option<String>,
 }
+
+/// Anchors derived per instance unless the manifest says otherwise.
+pub const DEFAULT_DERIVED_ANCHORS: usize = 300;
 
 /// What a build produced.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -293,6 +300,21 @@ pub fn build_from_documents(m: &Manifest, docs: &[Document]) -> Result<(Vec<u8>,
     }
     for a in &m.anchors {
         b.add_anchor(a);
+    }
+    let derive = m.derive_anchors.unwrap_or(DEFAULT_DERIVED_ANCHORS);
+    if derive > 0 {
+        let mut heads: Vec<&str> = Vec::new();
+        for d in docs {
+            heads.push(&d.source.title);
+            for blk in &d.blocks {
+                if let Some(h) = &blk.location.heading {
+                    heads.push(h);
+                }
+            }
+        }
+        for a in crate::gate::anchor::derive(heads, derive) {
+            b.add_anchor(&a);
+        }
     }
     let opts = ChunkOptions {
         max_chars: m.chunking.map_or(ChunkOptions::default().max_chars, |c| c.max_chars.max(50)),

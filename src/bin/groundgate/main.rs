@@ -3,7 +3,9 @@
 //! Subcommands live in their own modules; this file only parses arguments and maps errors to exit
 //! codes (1 for a failed command, 2 for bad usage — clap's convention).
 
+mod ask;
 mod build;
+mod calibrate;
 mod info;
 mod search;
 
@@ -48,6 +50,50 @@ enum Command {
         /// Query words (without --jsonl).
         query: Vec<String>,
     },
+    /// Decide and deliver cited evidence for prompts (the push pipeline) over one or more indexes.
+    Ask {
+        /// Index files, one per instance (instance name = the index's name).
+        #[arg(long, required = true, num_args = 1..)]
+        index: Vec<PathBuf>,
+        /// Session id for dedup (a JSON line's "session" overrides it).
+        #[arg(long)]
+        session: Option<String>,
+        /// Context format.
+        #[arg(long, default_value = "short", value_parser = ["short", "detailed"])]
+        format: String,
+        /// Read `{"id", "prompt", "session"?}` lines on stdin, write one answer line each.
+        #[arg(long)]
+        jsonl: bool,
+        /// Engine settings (TOML: max_prompt_chars, min_words, top_k, instance_budget, total_budget,
+        /// min_coverage, deadline_ms, tag_prefix, dedup_window_ms).
+        #[arg(long)]
+        config: Option<PathBuf>,
+        /// Fix the clock at this time (ms since the epoch): reproducible output.
+        #[arg(long)]
+        now: Option<u64>,
+        /// The prompt (without --jsonl; else one per stdin line).
+        prompt: Vec<String>,
+    },
+    /// Choose each instance's sufficiency threshold from labelled prompts.
+    Calibrate {
+        /// Index files, one per instance.
+        #[arg(long, required = true, num_args = 1..)]
+        index: Vec<PathBuf>,
+        /// JSON Lines `{"prompt", "instance": name or null}`: the instance that should answer.
+        #[arg(long)]
+        labels: PathBuf,
+        /// Largest share of an instance's negatives allowed to get evidence.
+        #[arg(long, default_value_t = 0.02)]
+        max_fp: f64,
+        /// Store the thresholds in the index files.
+        #[arg(long)]
+        write: bool,
+    },
+    /// Print the field report's funnel from `ask --jsonl` output.
+    Stats {
+        /// A file of `ask --jsonl` output lines.
+        logfile: PathBuf,
+    },
     /// Print an index's settings, counts and section sizes; check its checksums.
     Info {
         /// The index file.
@@ -62,6 +108,21 @@ fn main() -> ExitCode {
         Command::Build { manifest, out, quiet } => build::run(&manifest, &out, quiet),
         Command::Search { index, k, jsonl, query } => search::run(&index, k, jsonl, &query),
         Command::Info { index } => info::run(&index),
+        Command::Ask { index, session, format, jsonl, config, now, prompt } => ask::run(ask::Args {
+            indexes: index,
+            session,
+            format: if format == "detailed" {
+                groundgate::deliver::Format::Detailed
+            } else {
+                groundgate::deliver::Format::Short
+            },
+            jsonl,
+            config,
+            now,
+            prompt,
+        }),
+        Command::Stats { logfile } => ask::stats(&logfile),
+        Command::Calibrate { index, labels, max_fp, write } => calibrate::run(&index, &labels, max_fp, write),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,0 +1,148 @@
+//! `groundgate ask`: the push pipeline over one or more indexes, as JSON Lines or readable text.
+
+use std::io::{BufRead, Write};
+use std::path::PathBuf;
+
+use groundgate::deliver::Format;
+use groundgate::engine::FixedClock;
+use groundgate::{Answer, AskOptions, Config, Engine, Error, InstanceOptions};
+use serde::Serialize;
+use serde_json::Value;
+
+/// Options of `groundgate ask`.
+pub struct Args {
+    pub indexes: Vec<PathBuf>,
+    pub session: Option<String>,
+    pub format: Format,
+    pub jsonl: bool,
+    pub config: Option<PathBuf>,
+    pub now: Option<u64>,
+    pub prompt: Vec<String>,
+}
+
+#[derive(Serialize)]
+struct Line<'a> {
+    id: &'a Value,
+    #[serde(flatten)]
+    answer: &'a Answer,
+}
+
+#[derive(Serialize)]
+struct ErrorLine<'a> {
+    id: &'a Value,
+    error: ErrorBody,
+}
+
+#[derive(Serialize)]
+struct ErrorBody {
+    code: &'static str,
+    message: String,
+}
+
+/// Load every index into an engine; instance names are the indexes' own names.
+pub fn engine(
+    indexes: &[PathBuf],
+    config: Option<&PathBuf>,
+    now: Option<u64>,
+) -> Result<Engine, Box<dyn std::error::Error>> {
+    let config: Config = match config {
+        Some(p) => {
+            toml::from_str(&std::fs::read_to_string(p)?).map_err(|e| format!("{}: {e}", p.display()))?
+        }
+        None => Config::default(),
+    };
+    let mut engine = Engine::new(config)?;
+    if let Some(t) = now {
+        engine.set_clock(Box::new(FixedClock(t)));
+    }
+    for path in indexes {
+        let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let name = groundgate::Index::open(&bytes[..])
+            .map_err(|e| format!("{}: {e}", path.display()))?
+            .meta()
+            .name
+            .clone();
+        engine
+            .add_instance(&name, bytes, InstanceOptions::default())
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    Ok(engine)
+}
+
+pub fn run(a: Args) -> Result<(), Box<dyn std::error::Error>> {
+    let mut engine = engine(&a.indexes, a.config.as_ref(), a.now)?;
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    if a.jsonl {
+        for (n, line) in std::io::stdin().lock().lines().enumerate() {
+            let line = line?;
+            if line.trim().is_empty() {
+                continue;
+            }
+            let (id, result) = match serde_json::from_str::<Value>(&line) {
+                Ok(v) => {
+                    let id = v.get("id").cloned().unwrap_or(Value::Null);
+                    let session =
+                        v.get("session").and_then(Value::as_str).map(str::to_string).or(a.session.clone());
+                    let opts = AskOptions { session, format: a.format, now_ms: None };
+                    let r = match v.get("prompt").and_then(Value::as_str) {
+                        Some(p) => engine.ask(p, &opts),
+                        None => Err(Error::invalid("prompt", "each line needs a string \"prompt\"")),
+                    };
+                    (id, r)
+                }
+                Err(e) => {
+                    (Value::Null, Err(Error::invalid("line", format!("line {} is not JSON: {e}", n + 1))))
+                }
+            };
+            let text = match &result {
+                Ok(answer) => serde_json::to_string(&Line { id: &id, answer })?,
+                Err(e) => serde_json::to_string(&ErrorLine {
+                    id: &id,
+                    error: ErrorBody { code: e.code(), message: e.to_string() },
+                })?,
+            };
+            writeln!(out, "{text}")?;
+        }
+        return Ok(());
+    }
+    let prompts: Vec<String> = if a.prompt.is_empty() {
+        std::io::stdin().lock().lines().collect::<Result<_, _>>()?
+    } else {
+        vec![a.prompt.join(" ")]
+    };
+    let opts = AskOptions { session: a.session.clone(), format: a.format, now_ms: None };
+    for p in prompts.iter().filter(|p| !p.trim().is_empty()) {
+        let answer = engine.ask(p, &opts)?;
+        writeln!(out, "prompt:  {p}")?;
+        writeln!(out, "route:   {:?}   reasons: {}", answer.route, answer.reasons.join(", "))?;
+        for l in &answer.log.instances {
+            writeln!(out, "  {:<14} {}", l.instance, l.summary())?;
+        }
+        if !answer.context.is_empty() {
+            writeln!(out, "{}", answer.context)?;
+        }
+    }
+    Ok(())
+}
+
+/// `groundgate stats LOGFILE`: the funnel over `ask --jsonl` output (or bare decision logs).
+pub fn stats(path: &PathBuf) -> Result<(), Box<dyn std::error::Error>> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut funnel = groundgate::deliver::Funnel::default();
+    let mut skipped = 0;
+    for (n, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+        let v: Value =
+            serde_json::from_str(line).map_err(|e| format!("{}:{}: {e}", path.display(), n + 1))?;
+        let log = v.get("log").cloned().unwrap_or(v);
+        match serde_json::from_value(log) {
+            Ok(l) => funnel.add(&l),
+            Err(_) => skipped += 1,
+        }
+    }
+    print!("{}", funnel.render());
+    if skipped > 0 {
+        println!("({skipped} lines without a decision log skipped: error lines)");
+    }
+    Ok(())
+}
