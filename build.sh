@@ -174,10 +174,11 @@ pkg() {
 # ---------------------------------------------------------------- commands
 
 demo() {
-  local q='연구수당은 얼마까지 계상할 수 있나요?'
-  [ -f indexes/rnd.ggi ] || { echo "(no rnd index; demo skipped)"; return 0; }
-  say "demo: groundgate search --index indexes/rnd.ggi --k 3 \"$q\""
-  "$BIN" search --index indexes/rnd.ggi --k 3 "$q"
+  local q='연구수당은 얼마까지 계상할 수 있나요?' idx=()
+  for name in "${BUILT[@]}"; do idx+=("indexes/$name.ggi"); done
+  [ ${#idx[@]} -gt 0 ] || { echo "(no default index was built; demo skipped)"; return 0; }
+  say "demo: groundgate ask --index ${idx[*]} -- \"$q\""
+  "$BIN" ask --index "${idx[@]}" -- "$q"
 }
 
 cmd_all() {
@@ -213,6 +214,8 @@ cmd_bench() {
   indexes
   say "retrieval bench (release)"
   cargo bench -q --bench retrieval -- "${@}"
+  say "ask bench (release)"
+  cargo bench -q --bench ask
 }
 
 cmd_fuzz() { # ./build.sh fuzz [SECONDS]
@@ -236,7 +239,8 @@ usage: ./build.sh [command]
 
   (none)   set up, build the CLI, the default indexes (indexes/*.ggi) and pkg/, run a demo query
   test     every test: fmt, clippy (native + wasm32), unit, integration, CLI contract, Node
-  bench    retrieval quality and index size vs the Hangul-bigram baseline (needs ../shared/data)
+  bench    retrieval quality vs the Hangul-bigram baseline, index size, and the ask pipeline's
+           evidence / gold / leak rates (needs ../shared/data)
   fuzz [S] cargo-fuzz the index decoder + search for S seconds (default 600; needs nightly)
   serve    serve the repository on http://localhost:8080 (PORT=…)
   help     this text

@@ -21,6 +21,9 @@ use crate::index::Index;
 use crate::search::{self, Hit, TermScore};
 use crate::text::Analyzer;
 
+/// An unknown Hangul word weighs, in the coverage test, like a word found in 1/this of the chunks.
+const UNKNOWN_HANGUL_DF_DIV: u32 = 20;
+
 /// Largest prompt accepted at all, in bytes (a longer one is an error, not a skip).
 pub const MAX_PROMPT_BYTES: usize = 1 << 20;
 
@@ -425,8 +428,24 @@ impl Engine {
             let matched: BTreeSet<&str> = explained.iter().flatten().map(|t| t.term.as_str()).collect();
             let top = scored.first().map_or(0.0, |s| search::round4(s.score));
             let n_chunks = inst.index.chunk_count();
+            // A word the corpus does not know: a foreign topic word (rust, kubernetes) weighs the
+            // most; an unknown Hangul word is more often an inflection the stripper missed
+            // (받아야, 쪼개려면), so it weighs like a moderately common word.
             let unknown = search::bm25::idf(n_chunks, 0) as f64;
-            let idf_of = |t: &str| inst.index.term(t).ok().flatten().map_or(unknown, |i| i.idf as f64);
+            let unknown_hangul =
+                search::bm25::idf(n_chunks, (n_chunks / UNKNOWN_HANGUL_DF_DIV).max(1)) as f64;
+            let idf_of = |t: &str| {
+                inst.index.term(t).ok().flatten().map_or_else(
+                    || {
+                        if t.chars().all(crate::text::korean::is_hangul_syllable) {
+                            unknown_hangul
+                        } else {
+                            unknown
+                        }
+                    },
+                    |i| i.idf as f64,
+                )
+            };
             let verdict = sufficiency::judge(
                 top,
                 inst.threshold,

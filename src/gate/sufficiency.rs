@@ -50,7 +50,8 @@ pub fn coverage(query: &[Token], matched: &BTreeSet<&str>, weight: impl Fn(&str)
 
 /// Judge a search result.
 pub fn judge(top_score: f64, threshold: f32, coverage: f64, min_coverage: f32) -> Sufficiency {
-    let (threshold, min_coverage) = (threshold as f64, min_coverage as f64);
+    let round = |x: f32| (x as f64 * 10_000.0).round() / 10_000.0;
+    let (threshold, min_coverage) = (round(threshold), round(min_coverage));
     Sufficiency {
         top_score,
         threshold,

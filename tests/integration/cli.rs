@@ -84,3 +84,70 @@ fn build_and_info() {
     assert!(out.status.success());
     assert!(String::from_utf8(out.stdout).expect("utf8").contains("checksums     ok"));
 }
+
+#[test]
+fn ask_jsonl_contract_stats_and_calibrate() {
+    let idx = excerpt_index_file("ask.ggi");
+    let idx = idx.to_str().expect("path");
+    let input = concat!(
+        "{\"id\": 1, \"prompt\": \"대한민국의 주권은 누구에게 있나요? #excerpts\"}\n",
+        "{\"id\": 2, \"prompt\": \"오늘 점심 뭐 먹을까\"}\n",
+        "{\"id\": 3, \"prompt\": \"\"}\n",
+        "{\"id\": 4, \"prompt\": \"헌법 제1조 주권 국민\", \"session\": \"s\"}\n",
+        "{\"id\": 5, \"prompt\": \"헌법 제1조 주권 국민\", \"session\": \"s\"}\n",
+    );
+    let out = groundgate(&["ask", "--index", idx, "--now", "0", "--jsonl"], input);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let raw = String::from_utf8(out.stdout).expect("utf8");
+    let lines: Vec<&str> = raw.lines().collect();
+    assert_eq!(lines.len(), 5);
+    let mut at = 0;
+    for key in ["id", "route", "kind", "reasons", "evidence", "context", "log"] {
+        at += lines[0][at..]
+            .find(&format!("\"{key}\":"))
+            .unwrap_or_else(|| panic!("{key} missing or out of order"));
+    }
+    let v: Vec<Value> = lines.iter().map(|l| serde_json::from_str(l).expect("json")).collect();
+    assert_eq!(v[0]["route"], "push");
+    let ev = &v[0]["evidence"][0];
+    for key in [
+        "instance", "source", "title", "page", "article", "section", "heading", "date", "link", "score",
+        "chars", "text",
+    ] {
+        assert!(ev.get(key).is_some(), "evidence lacks {key}");
+    }
+    assert_eq!(ev["article"], "제1조");
+    assert!(v[0]["context"].as_str().expect("context").contains("[1] "));
+    assert_eq!(v[1]["route"], "skip");
+    assert_eq!(v[2]["error"]["code"], "invalid_argument");
+    let skipped = v[4]["log"]["instances"][0]["dedup_skipped"].as_array().map_or(0, Vec::len);
+    assert_eq!(v[3]["route"], "push", "{}", lines[3]);
+    assert!(skipped > 0, "the second ask in session s must skip what the first showed");
+    // stats reads that output.
+    let log = std::env::temp_dir().join(format!("gg-ask-log-{}.jsonl", std::process::id()));
+    std::fs::write(&log, &raw).expect("write");
+    let out = groundgate(&["stats", log.to_str().expect("p")], "");
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).expect("utf8");
+    for row in [
+        "prompts                    4",
+        "no anchor",
+        "passed anchor",
+        "passed sufficiency",
+        "forced by tag",
+        "injected",
+        "instances per injection",
+    ] {
+        assert!(text.contains(row), "{row} missing in\n{text}");
+    }
+    // calibrate on a few labelled prompts.
+    let labels = std::env::temp_dir().join(format!("gg-labels-{}.jsonl", std::process::id()));
+    std::fs::write(
+        &labels,
+        "{\"prompt\": \"대한민국의 주권은 누구에게 있나요\", \"instance\": \"excerpts\"}\n{\"prompt\": \"헌법 몇 조가 거주 이전의 자유야\", \"instance\": \"excerpts\"}\n{\"prompt\": \"python 점심 메뉴 추천\", \"instance\": null}\n",
+    )
+    .expect("labels");
+    let out = groundgate(&["calibrate", "--index", idx, "--labels", labels.to_str().expect("p")], "");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8(out.stdout).expect("utf8").contains("| excerpts |"));
+}
