@@ -16,10 +16,15 @@ use crate::deliver::context::{self, Cite, Format};
 use crate::deliver::log::{DecisionLog, InstanceLog, Outcome, SufficiencyLog};
 use crate::deliver::{Sessions, budget};
 use crate::error::{Error, Result};
+use crate::gate::router::{self, Form};
 use crate::gate::{AnchorSet, sufficiency};
 use crate::index::Index;
 use crate::search::{self, Hit, TermScore};
 use crate::text::Analyzer;
+
+/// An instance is *relevant* (the prompt should be pulled rather than skipped) when its evidence
+/// reaches this share of both the score threshold and the coverage requirement.
+const RELEVANT_SHARE: f64 = 0.5;
 
 /// An unknown Hangul word weighs, in the coverage test, like a word found in 1/this of the chunks.
 const UNKNOWN_HANGUL_DF_DIV: u32 = 20;
@@ -175,6 +180,54 @@ pub struct Evidence {
     pub terms: Option<Vec<TermScore>>,
 }
 
+/// What the input is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Kind {
+    /// A question or request a person typed.
+    Question,
+    /// Pasted document text, a declarative or imperative sentence.
+    Sentence,
+    /// Nothing in any instance is relevant.
+    Unrelated,
+}
+
+/// A search hint (pull routes): a citation without text.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Hint {
+    /// Instance name.
+    pub instance: String,
+    /// Source id.
+    pub source: String,
+    /// Source title.
+    pub title: String,
+    /// Printed page.
+    pub page: Option<u32>,
+    /// Article label.
+    pub article: Option<String>,
+    /// Section.
+    pub section: Option<String>,
+    /// Heading.
+    pub heading: Option<String>,
+    /// BM25 score.
+    pub score: f64,
+}
+
+impl Hint {
+    fn of(instance: &str, h: &Hit) -> Hint {
+        Hint {
+            instance: instance.to_string(),
+            source: h.source.clone(),
+            title: h.title.clone(),
+            page: h.page,
+            article: h.article.clone(),
+            section: h.section.clone(),
+            heading: h.heading.clone(),
+            score: h.score,
+        }
+    }
+}
+
 /// Where the prompt should go.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -192,12 +245,16 @@ pub enum Route {
 pub struct Answer {
     /// Routing verdict.
     pub route: Route,
-    /// What the input is, per the router (`null` until the router decides).
-    pub kind: Option<String>,
-    /// Why (short machine-readable reasons).
+    /// What the input is: a question, a pasted sentence, or unrelated to every instance.
+    pub kind: Kind,
+    /// How sure the router is of the input's form (0.5 … 1).
+    pub confidence: f64,
+    /// Why: the router's signals (`question:…`, `sentence:…`) and each instance's gate result.
     pub reasons: Vec<String>,
-    /// Injected evidence, in context order.
+    /// Injected evidence, in context order (empty unless `route` is push).
     pub evidence: Vec<Evidence>,
+    /// Search hints for a pull route: where the agent might look first. Not injected, no text.
+    pub hints: Vec<Hint>,
     /// The block to put in front of the prompt (empty when nothing is injected).
     pub context: String,
     /// What each gate saw and decided.
@@ -364,6 +421,8 @@ impl Engine {
         let now = opts.now_ms.unwrap_or(started);
         let cfg = self.config.clone();
         let (query, forced) = self.tags(prompt);
+        let form = router::classify(&query);
+        let mut hints: Vec<Hint> = Vec::new();
         let prompt_chars = prompt.chars().count();
         let words = word_count(&query);
         let mut log = DecisionLog {
@@ -386,9 +445,11 @@ impl Engine {
             log.instances = self.instances.iter().map(|i| InstanceLog::skipped(&i.name, outcome)).collect();
             return Ok(Answer {
                 route: Route::Skip,
-                kind: None,
+                kind: if form.form == Form::Sentence { Kind::Sentence } else { Kind::Unrelated },
+                confidence: form.confidence,
                 reasons: vec![reason.into()],
                 evidence: Vec::new(),
+                hints: Vec::new(),
                 context: String::new(),
                 log,
             });
@@ -455,10 +516,19 @@ impl Engine {
             ilog.sufficiency = Some(SufficiencyLog::from(&verdict));
             let elapsed = self.clock.now_ms().saturating_sub(t0);
             ilog.elapsed_ms = elapsed;
+            // Relevant: the instance has something to say about the prompt, even if not enough
+            // to inject (then the agent should pull rather than skip).
+            ilog.relevant = is_forced
+                || (!scored.is_empty()
+                    && (verdict.passed
+                        || (verdict.top_score >= RELEVANT_SHARE * verdict.threshold
+                            && verdict.coverage >= RELEVANT_SHARE * verdict.min_coverage)));
             ilog.outcome = if scored.is_empty() {
                 Outcome::NoHits
             } else if elapsed > cfg.deadline_ms {
                 Outcome::Deadline
+            } else if form.form == Form::Sentence && !is_forced {
+                Outcome::NotAQuestion
             } else if !is_forced && !verdict.passed {
                 Outcome::Insufficient
             } else if chosen.is_empty() {
@@ -466,13 +536,16 @@ impl Engine {
             } else {
                 Outcome::Injected
             };
-            if ilog.outcome != Outcome::Injected {
-                log.instances.push(ilog);
-                continue;
-            }
             let mut hits = Vec::new();
             for (rank, (s, why)) in chosen.iter().zip(explained).enumerate() {
                 hits.push((search::hit(&inst.index, rank as u32 + 1, *s)?, why));
+            }
+            if ilog.outcome != Outcome::Injected {
+                if ilog.relevant && matches!(ilog.outcome, Outcome::NotAQuestion | Outcome::Insufficient) {
+                    hints.extend(hits.iter().map(|(h, _)| Hint::of(&inst.name, h)));
+                }
+                log.instances.push(ilog);
+                continue;
             }
             log.instances.push(ilog.clone());
             candidates.push(Candidate { inst: n, hits, log: ilog });
@@ -580,7 +653,7 @@ impl Engine {
         }
         let context = context::block(&items, opts.format, &log.instances);
         log.elapsed_ms = self.clock.now_ms().saturating_sub(started);
-        let mut reasons = Vec::new();
+        let mut reasons: Vec<String> = form.signals.clone();
         for l in &log.instances {
             let r = match l.outcome {
                 Outcome::Injected if l.forced => "forced",
@@ -590,6 +663,7 @@ impl Engine {
                 Outcome::AllDeduplicated => "already_injected",
                 Outcome::NoBudget => "no_budget",
                 Outcome::NoHits => "no_hits",
+                Outcome::NotAQuestion => "not_a_question",
                 _ => continue,
             };
             let r = format!("{}:{r}", l.instance);
@@ -600,7 +674,22 @@ impl Engine {
         if log.instances.iter().all(|l| l.outcome == Outcome::NoAnchor) {
             reasons.push("no_anchor".into());
         }
-        let route = if evidence.is_empty() { Route::Skip } else { Route::Push };
-        Ok(Answer { route, kind: None, reasons, evidence, context, log })
+        let relevant = log.instances.iter().any(|l| l.relevant);
+        let (route, kind) = if !evidence.is_empty() {
+            (Route::Push, if form.form == Form::Sentence { Kind::Sentence } else { Kind::Question })
+        } else if !relevant {
+            reasons.push("unrelated".into());
+            (Route::Skip, Kind::Unrelated)
+        } else if form.form == Form::Sentence {
+            reasons.push("pull:sentence".into());
+            (Route::Pull, Kind::Sentence)
+        } else {
+            reasons.push("pull:insufficient".into());
+            (Route::Pull, Kind::Question)
+        };
+        if route != Route::Pull {
+            hints.clear();
+        }
+        Ok(Answer { route, kind, confidence: form.confidence, reasons, evidence, hints, context, log })
     }
 }

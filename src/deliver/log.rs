@@ -44,6 +44,8 @@ pub struct InstanceLog {
     pub anchors: Vec<String>,
     /// Forced by a user tag (anchor and sufficiency gates bypassed).
     pub forced: bool,
+    /// The instance has something to say about the prompt (even if not enough to inject).
+    pub relevant: bool,
     /// The sufficiency gate's inputs and verdict (absent when the index was not searched).
     pub sufficiency: Option<SufficiencyLog>,
     /// Scores of the hits considered, best first.
@@ -93,6 +95,7 @@ impl InstanceLog {
             outcome,
             anchors: Vec::new(),
             forced: false,
+            relevant: false,
             sufficiency: None,
             scores: Vec::new(),
             chars: 0,

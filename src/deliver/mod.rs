@@ -1,9 +1,11 @@
 //! Delivery: character budgets and their sharing ([`budget`]), the cited `context` block
-//! ([`context`]), session dedup ([`session`]) and the decision log with its funnel ([`log`]).
+//! ([`context`]), session dedup ([`session`]), the decision log with its funnel ([`log`]) and the
+//! agent's delivery rules ([`rules`]).
 
 pub mod budget;
 pub mod context;
 pub mod log;
+pub mod rules;
 pub mod session;
 
 pub use context::Format;

@@ -1,4 +1,5 @@
-//! Evaluation tools: threshold calibration ([`calibrate`]). Anchor audit and budget curves come
+//! Evaluation tools: threshold calibration ([`calibrate`]) and router evaluation ([`route`]). Anchor audit and budget curves come
 //! next (ARCHITECTURE.md, "Where this is going").
 
 pub mod calibrate;
+pub mod route;

@@ -2,6 +2,7 @@
 //! is good enough to inject ([`sufficiency`]).
 
 pub mod anchor;
+pub mod router;
 pub mod sufficiency;
 
 pub use anchor::AnchorSet;

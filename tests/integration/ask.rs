@@ -99,7 +99,7 @@ fn sufficiency_needs_score_and_coverage() {
     assert_eq!(l.outcome, Outcome::Insufficient);
     let s = l.sufficiency.as_ref().expect("gate values");
     assert!(s.top_score < s.threshold && !s.passed);
-    assert_eq!(a.reasons, ["a:insufficient"]);
+    assert!(a.reasons.contains(&"a:insufficient".to_string()), "{:?}", a.reasons);
     // Score is fine but most of the prompt's words are unknown to the corpus.
     let mut e = engine_with(&[("a", instance("a", 4, 400, 0.1))], Config::default());
     let a = ask(&mut e, "감리원 kubernetes helm chart rollback strategy");
@@ -221,7 +221,8 @@ fn instances_past_their_deadline_are_dropped_and_logged() {
     let mut e = engine_with(&[("a", instance("a", 4, 400, 0.1)), ("b", instance("b", 4, 400, 0.1))], c);
     e.set_clock(Box::new(SteppingClock { now: AtomicU64::new(0), step: 1_500 }));
     let a = ask(&mut e, Q);
-    assert_eq!(a.route, Route::Skip);
+    assert_eq!(a.route, Route::Pull, "the instances had evidence but no time: let the agent search");
+    assert!(a.evidence.is_empty());
     for l in &a.log.instances {
         assert_eq!(l.outcome, Outcome::Deadline);
         assert!(l.elapsed_ms > 1_000);

@@ -7,6 +7,7 @@ mod ask;
 mod build;
 mod calibrate;
 mod info;
+mod route;
 mod search;
 
 use std::path::PathBuf;
@@ -89,6 +90,24 @@ enum Command {
         #[arg(long)]
         write: bool,
     },
+    /// Evaluate the question/sentence router on labelled prompts `{"prompt", "kind", "polite"?}`.
+    RouteEval {
+        /// JSON Lines with kind = question | sentence | unrelated.
+        #[arg(long)]
+        labels: PathBuf,
+        /// Index files: also evaluate the full verdict (kind, route) with these instances.
+        #[arg(long, num_args = 1..)]
+        index: Vec<PathBuf>,
+        /// How many misrouted inputs to list.
+        #[arg(long, default_value_t = 50)]
+        misses: usize,
+    },
+    /// Print the evidence delivery rules for an agent's instructions.
+    Rules {
+        /// ko or en.
+        #[arg(long, default_value = "en")]
+        lang: String,
+    },
     /// Print the field report's funnel from `ask --jsonl` output.
     Stats {
         /// A file of `ask --jsonl` output lines.
@@ -122,6 +141,8 @@ fn main() -> ExitCode {
             prompt,
         }),
         Command::Stats { logfile } => ask::stats(&logfile),
+        Command::RouteEval { labels, index, misses } => route::eval(&labels, &index, misses),
+        Command::Rules { lang } => route::rules(&lang),
         Command::Calibrate { index, labels, max_fp, write } => calibrate::run(&index, &labels, max_fp, write),
     };
     match result {

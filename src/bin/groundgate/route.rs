@@ -1,0 +1,41 @@
+//! `groundgate route-eval` and `groundgate rules`.
+
+use std::path::PathBuf;
+
+use groundgate::eval::route::{Case, evaluate};
+use serde_json::Value;
+
+pub fn eval(labels: &PathBuf, indexes: &[PathBuf], misses: usize) -> Result<(), Box<dyn std::error::Error>> {
+    let text = std::fs::read_to_string(labels).map_err(|e| format!("{}: {e}", labels.display()))?;
+    let mut cases = Vec::new();
+    for (n, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+        let v: Value =
+            serde_json::from_str(line).map_err(|e| format!("{}:{}: {e}", labels.display(), n + 1))?;
+        let get = |k: &str| v[k].as_str().map(str::to_string);
+        let kind = get("kind").ok_or_else(|| format!("{}:{}: no \"kind\"", labels.display(), n + 1))?;
+        if !["question", "sentence", "unrelated"].contains(&kind.as_str()) {
+            return Err(format!(
+                "{}:{}: kind {kind:?} is not question, sentence or unrelated",
+                labels.display(),
+                n + 1
+            )
+            .into());
+        }
+        cases.push(Case {
+            id: get("id").unwrap_or_else(|| format!("line{}", n + 1)),
+            prompt: get("prompt").ok_or_else(|| format!("{}:{}: no \"prompt\"", labels.display(), n + 1))?,
+            kind,
+            polite: v["polite"].as_bool().unwrap_or(false),
+        });
+    }
+    let mut engine =
+        if indexes.is_empty() { None } else { Some(crate::ask::engine(indexes, None, Some(0))?) };
+    let report = evaluate(&cases, engine.as_mut())?;
+    print!("{}", report.render(misses));
+    Ok(())
+}
+
+pub fn rules(lang: &str) -> Result<(), Box<dyn std::error::Error>> {
+    print!("{}", groundgate::deliver::rules::rules(lang)?);
+    Ok(())
+}

@@ -1,0 +1,557 @@
+//! The router's text signals: is this input a question a person typed, or pasted document text?
+//!
+//! The field report's sharpest finding: pasted document sentences, when pushed evidence, got the
+//! gold source only 22 % of the time, and the wrong evidence made the model answer wrongly with
+//! confidence. So sentences go to pull from the start. The report proposed signals but never
+//! tested them; this module implements them as explicit, named rules (no trained model) and the
+//! route-eval bench measures them.
+//!
+//! Signals, each reported by name when it fires:
+//!
+//! * sentence — `<pasted_content>` wrapper; several sentences or line-broken text; clause markers
+//!   (제N조, ①, `1.`, `가.`); document endings on the last clause (~한다, ~하여야 한다, ~함, ~임,
+//!   ~됨, ~할 것, ~습니다. …); quotation of the whole input; an English declarative sentence.
+//! * question — a final `?`; interrogative endings (~나요, ~까요, ~습니까, ~는지, ~인가요 …);
+//!   request endings a person types (~주세요, ~줘, ~해 줘, ~알려줘, ~부탁해요 …); question words
+//!   (무엇, 어떻게, 몇, 왜 …; what, how, why …); English requests (explain …, please …); a short
+//!   keyword query with no sentence ending (연구수당 상한).
+//!
+//! Strong signals decide alone; otherwise the signals are weighed, and a tie goes to question
+//! (the safe side: a question that is pulled still gets an answer).
+
+use serde::{Deserialize, Serialize};
+
+/// The form of an input.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Form {
+    /// A question or request a person typed.
+    Question,
+    /// Pasted document text, a declarative or imperative sentence.
+    Sentence,
+}
+
+/// The verdict on an input's form.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FormVerdict {
+    /// Question or sentence.
+    pub form: Form,
+    /// 0.5 (a coin toss) … 1.0 (a strong signal decided).
+    pub confidence: f64,
+    /// The signals that fired, e.g. `question:final_question_mark`, `sentence:document_ending`.
+    pub signals: Vec<String>,
+}
+
+const QUESTION_WORDS_KO: &[&str] = &[
+    "무엇",
+    "뭐",
+    "뭔",
+    "뭘",
+    "무슨",
+    "어떻게",
+    "어떤",
+    "어떠",
+    "어느",
+    "어디",
+    "언제",
+    "왜",
+    "누가",
+    "누구",
+    "몇",
+    "얼마",
+    "어째서",
+    "어찌",
+];
+
+const QUESTION_WORDS_EN: &[&str] = &[
+    "what", "how", "why", "when", "where", "who", "whom", "whose", "which", "can", "could", "is", "are",
+    "do", "does", "did", "should", "would", "will", "may", "might", "shall", "am", "was", "were", "have",
+    "has",
+];
+
+const REQUEST_VERBS_EN: &[&str] = &[
+    "explain",
+    "tell",
+    "show",
+    "give",
+    "list",
+    "help",
+    "find",
+    "describe",
+    "summarize",
+    "summarise",
+    "compare",
+    "please",
+    "define",
+    "clarify",
+    "recommend",
+    "suggest",
+    "walk",
+    "teach",
+    "look",
+    "check",
+    "write",
+    "fix",
+    "make",
+    "create",
+    "translate",
+    "draft",
+    "convert",
+    "refactor",
+    "plan",
+    "proofread",
+    "review",
+];
+
+/// Endings of a question, on the last word (after trailing punctuation is removed).
+const QUESTION_ENDINGS: &[&str] = &[
+    "나요",
+    "까요",
+    "까",
+    "니까",
+    "습니까",
+    "ㅂ니까",
+    "가요",
+    "는지",
+    "은지",
+    "을지",
+    "ㄹ지",
+    "인지",
+    "는가",
+    "은가",
+    "인가",
+    "냐",
+    "니",
+    "죠",
+    "지요",
+    "을까",
+    "ㄹ까",
+    "래",
+    "래요",
+    "어때",
+    "어때요",
+    "인가요",
+    "건가요",
+    "건지",
+    "되나",
+    "되나요",
+    "하나",
+    "하나요",
+    "되죠",
+    "되니",
+    "맞죠",
+    "뭐야",
+    "뭐지",
+    "뭔가요",
+    "거야",
+    "건가",
+    "려면",
+    "으려면",
+    // A clause that stops at its topic particle asks about the topic (…의 이름은? / 기한은).
+    "은",
+    "는",
+    "은요",
+    "는요",
+    "이란",
+    "란",
+    "한가",
+    "한가요",
+];
+
+/// Nouns that end a how-to request typed as a noun phrase (엑셀 합치는 법, 포트 찾는 명령어).
+const HOWTO_NOUNS: &[&str] =
+    &["법", "방법", "명령어", "패턴", "코드", "예제", "방안", "요령", "순서", "차이", "뜻", "의미"];
+
+/// Last syllables of a casual verb ending (필요해, 받아, 이뤄져, 였어): not a bare noun.
+const VERB_FINAL: &[char] = &[
+    '아', '어', '해', '여', '져', '워', '와', '줘', '봐', '야', '지', '네', '래', '게', '고', '서', '냐',
+    '니',
+];
+
+/// Polite or casual endings that end questions and statements alike (써도 돼요 / 좋아요): a weak
+/// question signal, which a question word or a question mark confirms.
+const AMBIGUOUS_ENDINGS: &[&str] = &[
+    "요",
+    "야",
+    "돼",
+    "해도",
+    "있어",
+    "없어",
+    "맞아",
+    "나",
+    "지",
+    "되지",
+    "해도돼",
+    "예요",
+    "에요",
+    "이에요",
+];
+
+/// Endings of a statement about something experienced or observed (좋았어요, 나왔네요, 같아요).
+const STATEMENT_ENDINGS: &[&str] = &[
+    "었어요",
+    "았어요",
+    "였어요",
+    "했어요",
+    "웠어요",
+    "겠어요",
+    "네요",
+    "군요",
+    "거든요",
+    "같아요",
+    "같네요",
+    "더라고요",
+    "더라구요",
+    "었어",
+    "았어",
+    "했어",
+    "었음",
+    "았음",
+    "했음",
+    "드립니다",
+    "드려요",
+    "습니다만",
+];
+
+const REQUEST_ENDINGS: &[&str] = &[
+    "주세요",
+    "줘",
+    "줘요",
+    "주라",
+    "주십시오",
+    "주실래요",
+    "주시겠어요",
+    "주시오",
+    "주셔요",
+    "주실",
+    "줄래",
+    "줄래요",
+    "부탁해",
+    "부탁해요",
+    "부탁드려요",
+    "부탁드립니다",
+    "부탁합니다",
+    "싶어",
+    "싶어요",
+    "싶습니다",
+    "싶은데",
+    "싶은데요",
+    "궁금해",
+    "궁금해요",
+    "궁금합니다",
+    "궁금",
+    "알려줘",
+    "해줘",
+    "봐줘",
+    "보여줘",
+    "정리해줘",
+    "설명해줘",
+    "알려주세요",
+    "해주세요",
+    "볼래",
+    "봐",
+    "봐요",
+    "해봐",
+    "해봐요",
+    "할래",
+    "할래요",
+];
+
+/// Document endings: declarative or prescriptive forms of statutes, manuals and reports.
+const DOCUMENT_ENDINGS: &[&str] = &[
+    "다", "함", "임", "음", "됨", "것", "바람", "요함", "있음", "없음", "가능", "불가", "필요", "원칙",
+    "경우", "해당", "포함", "제외", "등",
+];
+
+fn strip_trailing(s: &str) -> &str {
+    s.trim_end_matches(|c: char| {
+        c.is_whitespace()
+            || matches!(
+                c,
+                '.' | '!'
+                    | '?'
+                    | '？'
+                    | '~'
+                    | '…'
+                    | '"'
+                    | '\''
+                    | '”'
+                    | '’'
+                    | ')'
+                    | ']'
+                    | '」'
+                    | '』'
+                    | '^'
+                    | ';'
+                    | ':'
+            )
+            || (c as u32) >= 0x1F300
+            || matches!(c, 'ㅠ' | 'ㅜ' | 'ㅎ' | 'ㅋ')
+    })
+}
+
+fn last_word(s: &str) -> &str {
+    s.rsplit(char::is_whitespace).next().unwrap_or(s)
+}
+
+fn ends_with_any(word: &str, list: &[&str]) -> Option<String> {
+    list.iter().filter(|e| word.ends_with(**e)).max_by_key(|e| e.len()).map(|e| e.to_string())
+}
+
+/// Count sentence ends inside the text (., 다., ?, ! followed by more text).
+fn sentence_ends(s: &str) -> usize {
+    let chars: Vec<char> = s.trim().chars().collect();
+    let mut n = 0;
+    for (i, c) in chars.iter().enumerate() {
+        if matches!(c, '.' | '?' | '!' | '。') {
+            let next_is_space = chars.get(i + 1).is_none_or(|n| n.is_whitespace());
+            let prev_is_digit = i > 0 && chars[i - 1].is_ascii_digit();
+            let next_is_digit = chars.get(i + 1).is_some_and(char::is_ascii_digit);
+            if next_is_space && !prev_is_digit && !next_is_digit {
+                n += 1;
+            }
+        }
+    }
+    n
+}
+
+fn has_clause_marker(s: &str) -> bool {
+    let t = s.trim_start();
+    if t.chars().any(|c| ('\u{2460}'..='\u{2473}').contains(&c)) {
+        return true;
+    }
+    if starts_with_article(t) {
+        return true;
+    }
+    s.lines().any(|l| {
+        let l = l.trim_start();
+        let mut it = l.chars();
+        match (it.next(), it.next()) {
+            (Some(d), Some('.' | ')')) if d.is_ascii_digit() => it.next().is_some_and(char::is_whitespace),
+            (Some(k), Some('.')) if "가나다라마바사아자차카타파하".contains(k) => true,
+            (Some('-' | '•' | '∙' | '·' | '※' | '○' | '□' | '■'), _) => l.chars().count() > 20,
+            _ => false,
+        }
+    })
+}
+
+/// Does `s` start with an article reference such as `제3조` (a statute citation)?
+pub fn starts_with_article(s: &str) -> bool {
+    let Some(rest) = s.strip_prefix('제') else { return false };
+    let digits = rest.chars().take_while(char::is_ascii_digit).count();
+    digits > 0 && rest[digits..].starts_with('조')
+}
+
+/// Classify the form of `input`.
+pub fn classify(input: &str) -> FormVerdict {
+    let mut q = 0.0f64;
+    let mut s = 0.0f64;
+    let mut sig: Vec<String> = Vec::new();
+    let mut fire = |side: &str, name: &str, w: f64, q: &mut f64, s: &mut f64| {
+        if side == "q" {
+            *q += w;
+            sig.push(format!("question:{name}"));
+        } else {
+            *s += w;
+            sig.push(format!("sentence:{name}"));
+        }
+    };
+    let text = input.trim();
+    let lower = text.to_lowercase();
+    // Strong signals.
+    if lower.contains("<pasted_content") || lower.contains("<pasted-content") {
+        fire("s", "pasted_content", 10.0, &mut q, &mut s);
+    }
+    let mut body = strip_trailing(text);
+    // A closing parenthetical is a citation or a note, not the clause's ending: …있음(…무관).
+    if text.trim_end().ends_with(')')
+        && let Some(i) = body.rfind('(')
+    {
+        body = strip_trailing(&body[..i]);
+    }
+    let n_words = body.split_whitespace().count();
+    let final_q = text
+        .trim_end_matches(|c: char| c.is_whitespace() || matches!(c, '"' | '\'' | ')' | '”'))
+        .ends_with(['?', '？']);
+    if final_q {
+        fire("q", "final_question_mark", 4.0, &mut q, &mut s);
+    }
+    if !final_q && text.contains(['?', '？']) {
+        fire("q", "question_mark_inside", 2.5, &mut q, &mut s);
+    }
+    // A request before a colon, then the material it is about: "번역해줘: …", "Proofread: …".
+    if let Some((head, _)) = text.split_once([':', '：']) {
+        let h = strip_trailing(head);
+        let hw: String =
+            last_word(h).chars().filter(|c| crate::text::korean::is_hangul_syllable(*c)).collect();
+        let first = h.split_whitespace().next().unwrap_or("").to_lowercase();
+        if h.chars().count() <= 60
+            && (ends_with_any(&hw, REQUEST_ENDINGS).is_some() || REQUEST_VERBS_EN.contains(&first.as_str()))
+        {
+            fire("q", "request_before_colon", 4.0, &mut q, &mut s);
+        }
+    }
+    if text.chars().count() <= 200 {
+        let clauses: Vec<&str> =
+            text.split(['.', ',', '\n']).map(str::trim).filter(|c| !c.is_empty()).collect();
+        if clauses.len() >= 2 {
+            let hit = clauses[..clauses.len() - 1].iter().find_map(|c| {
+                let w: String = last_word(strip_trailing(c))
+                    .chars()
+                    .filter(|ch| crate::text::korean::is_hangul_syllable(*ch))
+                    .collect();
+                ends_with_any(&w, REQUEST_ENDINGS)
+            });
+            if let Some(e) = hit {
+                fire("q", &format!("request_then_details:{e}"), 3.0, &mut q, &mut s);
+            }
+        }
+    }
+    let lines = text.lines().filter(|l| !l.trim().is_empty()).count();
+    if lines >= 3 {
+        fire("s", "line_broken_passage", 3.0, &mut q, &mut s);
+    }
+    let ends = sentence_ends(text);
+    if ends >= 2 && !final_q {
+        fire("s", "several_sentences", 2.0, &mut q, &mut s);
+    }
+    if has_clause_marker(text) {
+        fire("s", "clause_marker", 2.0, &mut q, &mut s);
+    }
+    let quoted = (text.starts_with('"') && text.ends_with('"'))
+        || (text.starts_with('“') && text.ends_with('”'))
+        || (text.starts_with('「') && text.ends_with('」'));
+    if quoted && text.chars().count() > 12 {
+        fire("s", "quotation", 3.0, &mut q, &mut s);
+    }
+    // The last clause.
+    let last = last_word(body);
+    let hangul_last =
+        last.chars().rev().take_while(|c| crate::text::korean::is_hangul_syllable(*c)).count() > 0;
+    if hangul_last {
+        let lw: String = last.chars().filter(|c| crate::text::korean::is_hangul_syllable(*c)).collect();
+        if let Some(e) = ends_with_any(&lw, REQUEST_ENDINGS) {
+            fire("q", &format!("request_ending:{e}"), 4.0, &mut q, &mut s);
+        } else if let Some(e) = ends_with_any(&lw, QUESTION_ENDINGS) {
+            fire("q", &format!("question_ending:{e}"), 3.0, &mut q, &mut s);
+        } else if let Some(e) = ends_with_any(&lw, STATEMENT_ENDINGS) {
+            fire("s", &format!("statement_ending:{e}"), 2.0, &mut q, &mut s);
+        } else if let Some(e) = ends_with_any(&lw, DOCUMENT_ENDINGS) {
+            let w = if e == "다" && body.ends_with("다") && text.ends_with('.') { 3.5 } else { 2.5 };
+            fire("s", &format!("document_ending:{e}"), w, &mut q, &mut s);
+        } else if let Some(e) = ends_with_any(&lw, AMBIGUOUS_ENDINGS) {
+            fire("q", &format!("ambiguous_ending:{e}"), 1.0, &mut q, &mut s);
+        } else if let Some(e) = HOWTO_NOUNS.iter().find(|n| lw.ends_with(**n)) {
+            fire("q", &format!("howto_noun:{e}"), 2.5, &mut q, &mut s);
+        } else if lw.chars().next_back().is_some_and(|c| VERB_FINAL.contains(&c)) {
+            fire("q", "casual_verb_ending", 1.0, &mut q, &mut s);
+        } else if n_words >= 6 || body.chars().count() >= 35 {
+            // A long clause ending in a bare noun: the bullet style of official documents
+            // (… 정성평가 중심의 평가 실시). Short ones are keyword queries (below).
+            fire("s", "noun_ending_statement", 2.0, &mut q, &mut s);
+        }
+    }
+    // Question words anywhere (Korean: at a word start; English: the first word).
+    let words: Vec<&str> = lower.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
+    if let Some(w) = words.iter().find(|w| QUESTION_WORDS_KO.iter().any(|k| w.starts_with(k))) {
+        fire("q", &format!("question_word:{w}"), 1.5, &mut q, &mut s);
+    }
+    let ascii_words: Vec<&&str> = words.iter().filter(|w| w.is_ascii()).collect();
+    let mostly_english = ascii_words.len() * 2 > words.len() && !hangul_last;
+    if mostly_english {
+        let last_sentence =
+            text.trim_end_matches(['.', ' ']).rsplit(['.', '!', '\n']).next().unwrap_or("").to_lowercase();
+        let last_first =
+            last_sentence.split(|c: char| !c.is_alphanumeric()).find(|w| !w.is_empty()).unwrap_or("");
+        if let Some(first) = words.first() {
+            if REQUEST_VERBS_EN.contains(&last_first) && !REQUEST_VERBS_EN.contains(first) {
+                fire("q", &format!("request:{last_first}"), 3.0, &mut q, &mut s);
+            } else if QUESTION_WORDS_EN.contains(&last_first) && !QUESTION_WORDS_EN.contains(first) {
+                fire("q", &format!("question_word:{last_first}"), 2.5, &mut q, &mut s);
+            } else if QUESTION_WORDS_EN.contains(first) {
+                fire("q", &format!("question_word:{first}"), 2.5, &mut q, &mut s);
+            } else if REQUEST_VERBS_EN.contains(first) || words.contains(&"please") {
+                fire("q", &format!("request:{first}"), 3.0, &mut q, &mut s);
+            } else if text.ends_with('.') && words.len() >= 6 {
+                fire("s", "english_declarative", 2.5, &mut q, &mut s);
+            }
+        }
+    }
+    // A short keyword query: no sentence ending at all.
+    let n_chars = text.chars().count();
+    if q == 0.0 && s == 0.0 && n_chars <= 40 && (1..=6).contains(&words.len()) {
+        fire("q", "keyword_query", 1.0, &mut q, &mut s);
+    }
+    if n_chars > 300 && !final_q {
+        fire("s", "long_passage", 1.5, &mut q, &mut s);
+    }
+    let form = if s > q { Form::Sentence } else { Form::Question };
+    let total = q + s;
+    let confidence = if total == 0.0 { 0.5 } else { 0.5 + 0.5 * (q - s).abs() / total };
+    FormVerdict { form, confidence: (confidence * 1000.0).round() / 1000.0, signals: sig }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn form(s: &str) -> Form {
+        classify(s).form
+    }
+
+    #[test]
+    fn questions_with_and_without_question_marks() {
+        for q in [
+            "감리원이 되려면 어떤 자격이 필요한가요?",
+            "감리원이 되려면 어떤 자격이 필요한가요",
+            "연구수당 상한",
+            "제재처분 제척기간",
+            "과제평가 방식에는 어떤 종류가 있는지 알려줘",
+            "근로3권 내용 정리해줘",
+            "협약은 며칠 안에 맺어야 하나요",
+            "같은 죄로 두 번 처벌 못 받는다는 조항 몇 조야",
+            "Why can't I use a list as a dict key",
+            "explain the GIL",
+            "calc 행 높이 조절",
+            "연구비 카드 대신 법인카드 써도 돼요",
+        ] {
+            assert_eq!(form(q), Form::Question, "{q}: {:?}", classify(q));
+        }
+    }
+
+    #[test]
+    fn polite_requests_are_questions() {
+        for q in [
+            "제출 기한을 알려 주세요",
+            "절차 좀 설명해 주시겠어요",
+            "이거 정리 부탁드립니다",
+            "근거 조항 찾아줘",
+        ] {
+            assert_eq!(form(q), Form::Question, "{q}: {:?}", classify(q));
+        }
+    }
+
+    #[test]
+    fn document_sentences() {
+        for s in [
+            "주관연구개발기관은 단계 종료일로부터 3개월 안에 사용실적보고서를 제출하여야 한다.",
+            "연구개발비는 연구개발기관의 재산이므로 법인카드를 사용하는 것이 원칙임.",
+            "대한민국의 주권은 국민에게 있고, 모든 권력은 국민으로부터 나온다.",
+            "제10조 모든 국민은 인간으로서의 존엄과 가치를 가지며, 행복을 추구할 권리를 가진다.",
+            "<pasted_content>연구수당은 수정인건비의 20% 이내</pasted_content>",
+            "참여연구자는 연구노트를 작성할 것",
+            "흡연자분들은 발코니가 있는 방이면 발코니에서 흡연이 가능합니다.",
+        ] {
+            assert_eq!(form(s), Form::Sentence, "{s}: {:?}", classify(s));
+        }
+    }
+
+    #[test]
+    fn signals_are_named_and_confidence_bounded() {
+        let v = classify("기한을 알려 주세요?");
+        assert!(v.signals.iter().any(|x| x.starts_with("question:final_question_mark")));
+        assert!(v.signals.iter().any(|x| x.starts_with("question:request_ending")));
+        assert!(v.confidence > 0.9 && v.confidence <= 1.0);
+        assert_eq!(classify("").confidence, 0.5);
+    }
+}
