@@ -173,9 +173,9 @@ fn main() {
         loaded.join(", ")
     );
     println!(
-        "| set | prompts | got evidence | gold inside injected text (of those) | gold inside (of all) | median ask µs |"
+        "| set | prompts | got evidence | gold inside injected text (of those) | gold inside (of all) | push / pull / skip | median ask µs |"
     );
-    println!("|---|---:|---:|---:|---:|---:|");
+    println!("|---|---:|---:|---:|---:|---|---:|");
     let mut all = Funnel::default();
     for (name, set, has_gold) in &sets {
         let mut funnel = Funnel::default();
@@ -183,12 +183,18 @@ fn main() {
         let mut times = Vec::new();
         let mut lines = String::new();
         let mut misses = Vec::new();
+        let mut routes = [0usize; 3];
         for it in set {
             let t = Instant::now();
             let a = engine.ask(&it.prompt, &AskOptions::default()).expect("ask");
             times.push(t.elapsed().as_nanos() as f64 / 1000.0);
             funnel.add(&a.log);
             all.add(&a.log);
+            routes[match a.route {
+                groundgate::Route::Push => 0,
+                groundgate::Route::Pull => 1,
+                groundgate::Route::Skip => 2,
+            }] += 1;
             lines.push_str(&json!({"id": it.id, "prompt": it.prompt}).to_string());
             lines.push('\n');
             if !a.evidence.is_empty() {
@@ -211,11 +217,14 @@ fn main() {
         let n = set.len().max(1) as f64;
         let pct = |x: usize, d: usize| if d == 0 { 0.0 } else { 100.0 * x as f64 / d as f64 };
         println!(
-            "| {name} | {} | {got} ({:.1}%) | {} | {} | {:.0} |",
+            "| {name} | {} | {got} ({:.1}%) | {} | {} | {} / {} / {} | {:.0} |",
             set.len(),
             100.0 * got as f64 / n,
             if *has_gold { format!("{gold_in} ({:.1}%)", pct(gold_in, got)) } else { "–".into() },
             if *has_gold { format!("{:.1}%", pct(gold_in, set.len())) } else { "–".into() },
+            routes[0],
+            routes[1],
+            routes[2],
             times.get(times.len() / 2).copied().unwrap_or(0.0)
         );
         let file = name.split_whitespace().collect::<Vec<_>>().join("_").replace(['(', ')', '/', '&'], "");

@@ -24,7 +24,7 @@ use crate::text::Analyzer;
 
 /// An instance is *relevant* (the prompt should be pulled rather than skipped) when its evidence
 /// reaches this share of both the score threshold and the coverage requirement.
-const RELEVANT_SHARE: f64 = 0.5;
+const RELEVANT_SHARE: f64 = 0.75;
 
 /// An unknown Hangul word weighs, in the coverage test, like a word found in 1/this of the chunks.
 const UNKNOWN_HANGUL_DF_DIV: u32 = 20;

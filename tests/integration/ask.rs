@@ -395,3 +395,41 @@ fn bad_input_is_a_typed_error() {
     let session = AskOptions { session: Some(String::new()), ..Default::default() };
     assert!(e.ask(Q, &session).is_err());
 }
+
+#[test]
+fn router_verdicts_combine_with_the_gates() {
+    use groundgate::engine::Kind;
+    let mut e = engine_with(&[("a", instance("a", 6, 300, 0.1))], Config::default());
+    // A question with sufficient evidence: push.
+    let a = ask(&mut e, Q);
+    assert_eq!((a.route, a.kind), (Route::Push, Kind::Question));
+    assert!(a.reasons.iter().any(|r| r.starts_with("question:")), "{:?}", a.reasons);
+    assert!(a.hints.is_empty());
+    let top = a.log.instances[0].sufficiency.as_ref().expect("gate").top_score as f32;
+    // A pasted document sentence on the same topic: pull from the start, hints but no evidence.
+    let a = ask(&mut e, "감리원은 매년 교육 과정을 이수하여야 한다.");
+    assert_eq!((a.route, a.kind), (Route::Pull, Kind::Sentence));
+    assert!(a.evidence.is_empty() && a.context.is_empty());
+    assert!(!a.hints.is_empty());
+    assert!(a.reasons.contains(&"pull:sentence".to_string()));
+    assert_eq!(a.log.instances[0].outcome, Outcome::NotAQuestion);
+    // A forced tag still injects for a sentence: the user asked for it.
+    assert_eq!(ask(&mut e, "감리원은 매년 교육 과정을 이수하여야 한다. #a").route, Route::Push);
+    // Relevant but not enough: pull with reason insufficient.
+    let mut e2 = Engine::new(Config::default()).expect("engine");
+    e2.set_clock(Box::new(FixedClock(0)));
+    e2.add_instance(
+        "a",
+        instance("a", 6, 300, 0.1),
+        InstanceOptions { sufficiency: Some(top * 1.2), anchors: vec![] },
+    )
+    .expect("add");
+    let a = ask(&mut e2, Q);
+    assert_eq!((a.route, a.kind), (Route::Pull, Kind::Question));
+    assert!(a.reasons.contains(&"pull:insufficient".to_string()), "{:?}", a.reasons);
+    assert!(!a.hints.is_empty() && a.evidence.is_empty());
+    // Nothing relevant: skip, unrelated.
+    let a = ask(&mut e, "오늘 점심 메뉴 뭐 먹을까?");
+    assert_eq!((a.route, a.kind), (Route::Skip, Kind::Unrelated));
+    assert!(a.hints.is_empty());
+}

@@ -151,3 +151,24 @@ fn ask_jsonl_contract_stats_and_calibrate() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(String::from_utf8(out.stdout).expect("utf8").contains("| excerpts |"));
 }
+
+#[test]
+fn rules_and_route_eval() {
+    for (lang, needle) in [("ko", "근거 배달 규칙"), ("en", "Evidence delivery rules")] {
+        let out = groundgate(&["rules", "--lang", lang], "");
+        assert!(out.status.success());
+        assert!(String::from_utf8(out.stdout).expect("utf8").contains(needle));
+    }
+    assert!(!groundgate(&["rules", "--lang", "fr"], "").status.success());
+    let idx = excerpt_index_file("route.ggi");
+    let labels = data_dir().join("route_labels.jsonl");
+    let out = groundgate(
+        &["route-eval", "--labels", labels.to_str().expect("p"), "--index", idx.to_str().expect("p")],
+        "",
+    );
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).expect("utf8");
+    assert!(text.contains("form accuracy 7/7 = 100.0%"), "{text}");
+    assert!(text.contains("polite requests → question 2/2"), "{text}");
+    assert!(text.contains("sentences routed push: 0"), "{text}");
+}
