@@ -66,14 +66,16 @@ fn gold_of(v: &Value) -> Vec<Gold> {
 fn hit_gold(answer: &Answer, gold: &[Gold]) -> bool {
     answer.evidence.iter().any(|e| {
         gold.iter().any(|g| match g {
-            Gold::Pages(s, pages) => &e.source == s && e.page.is_some_and(|p| pages.contains(&(p as u64))),
-            Gold::Article(n) => {
-                e.source == "constitution"
-                    && e.article.as_deref() == Some(&format!("제{n}조"))
-                    && !e.section.as_deref().unwrap_or("").starts_with("부칙")
+            Gold::Pages(s, pages) => {
+                &e.cite.source == s && e.cite.page.is_some_and(|p| pages.contains(&(p as u64)))
             }
-            Gold::Source(s) => &e.source == s,
-            Gold::Heading(s, h) => &e.source == s && e.heading.as_deref() == Some(h),
+            Gold::Article(n) => {
+                e.cite.source == "constitution"
+                    && e.cite.article.as_deref() == Some(&format!("제{n}조"))
+                    && !e.cite.section.as_deref().unwrap_or("").starts_with("부칙")
+            }
+            Gold::Source(s) => &e.cite.source == s,
+            Gold::Heading(s, h) => &e.cite.source == s && e.cite.heading.as_deref() == Some(h),
         })
     })
 }

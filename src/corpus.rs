@@ -3,7 +3,7 @@
 //! A [`Source`] is one citable document (a manual, a statute, a help page, a FAQ file, a glossary).
 //! A [`Chunk`] is a passage of about 350–450 characters cut from one source at paragraph or sentence
 //! boundaries, never across a page or an article; it carries its [`Location`] so that every piece of
-//! evidence can be cited.
+//! evidence can be cited; a [`Citation`] is what a reader is shown of both.
 
 use serde::{Deserialize, Serialize};
 
@@ -50,4 +50,42 @@ pub struct Chunk {
     pub start: u32,
     /// Character offset of the passage in the source's extracted text (end, exclusive).
     pub end: u32,
+}
+
+/// A full citation: which source, where in it, as of when, and where to read it. Shared by search
+/// hits, injected evidence and search hints (flattened into their JSON).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Citation {
+    /// Source id.
+    pub source: String,
+    /// Source title.
+    pub title: String,
+    /// Printed page.
+    pub page: Option<u32>,
+    /// Article label (제N조).
+    pub article: Option<String>,
+    /// Section id or chapter.
+    pub section: Option<String>,
+    /// Nearest heading.
+    pub heading: Option<String>,
+    /// Reference date of the source.
+    pub date: Option<String>,
+    /// Link to the source.
+    pub link: Option<String>,
+}
+
+impl Citation {
+    /// The citation of a chunk at `location` in `source`.
+    pub fn new(source: Source, location: Location) -> Self {
+        Citation {
+            source: source.id,
+            title: source.title,
+            page: location.page,
+            article: location.article,
+            section: location.section,
+            heading: location.heading,
+            date: source.date,
+            link: source.link,
+        }
+    }
 }

@@ -12,8 +12,9 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use crate::deliver::context::{self, Cite, Format};
-use crate::deliver::log::{DecisionLog, InstanceLog, Outcome, SufficiencyLog};
+use crate::corpus::Citation;
+use crate::deliver::context::{self, Format};
+use crate::deliver::log::{DecisionLog, InstanceLog, Outcome};
 use crate::deliver::{Sessions, budget};
 use crate::error::{Error, Result};
 use crate::gate::router::{self, Form};
@@ -153,22 +154,9 @@ struct Instance {
 pub struct Evidence {
     /// Instance name.
     pub instance: String,
-    /// Source id.
-    pub source: String,
-    /// Source title.
-    pub title: String,
-    /// Printed page.
-    pub page: Option<u32>,
-    /// Article label.
-    pub article: Option<String>,
-    /// Section.
-    pub section: Option<String>,
-    /// Heading.
-    pub heading: Option<String>,
-    /// Reference date.
-    pub date: Option<String>,
-    /// Link.
-    pub link: Option<String>,
+    /// Source, location, reference date and link.
+    #[serde(flatten)]
+    pub cite: Citation,
     /// BM25 score.
     pub score: f64,
     /// Characters this item takes in `context` (citation line + text).
@@ -197,34 +185,16 @@ pub enum Kind {
 pub struct Hint {
     /// Instance name.
     pub instance: String,
-    /// Source id.
-    pub source: String,
-    /// Source title.
-    pub title: String,
-    /// Printed page.
-    pub page: Option<u32>,
-    /// Article label.
-    pub article: Option<String>,
-    /// Section.
-    pub section: Option<String>,
-    /// Heading.
-    pub heading: Option<String>,
+    /// Source, location, reference date and link.
+    #[serde(flatten)]
+    pub cite: Citation,
     /// BM25 score.
     pub score: f64,
 }
 
 impl Hint {
     fn of(instance: &str, h: &Hit) -> Hint {
-        Hint {
-            instance: instance.to_string(),
-            source: h.source.clone(),
-            title: h.title.clone(),
-            page: h.page,
-            article: h.article.clone(),
-            section: h.section.clone(),
-            heading: h.heading.clone(),
-            score: h.score,
-        }
+        Hint { instance: instance.to_string(), cite: h.cite.clone(), score: h.score }
     }
 }
 
@@ -513,7 +483,7 @@ impl Engine {
                 sufficiency::coverage(&tokens, &matched, idf_of),
                 cfg.min_coverage,
             );
-            ilog.sufficiency = Some(SufficiencyLog::from(&verdict));
+            ilog.sufficiency = Some(verdict.clone());
             let elapsed = self.clock.now_ms().saturating_sub(t0);
             ilog.elapsed_ms = elapsed;
             // Relevant: the instance has something to say about the prompt, even if not enough
@@ -552,21 +522,7 @@ impl Engine {
         }
 
         // Budgets: render every candidate item in full, then share.
-        let render = |inst: &str, h: &Hit, n: usize| {
-            context::citation_line(
-                n,
-                &Cite {
-                    instance: inst,
-                    title: &h.title,
-                    page: h.page,
-                    article: h.article.as_deref(),
-                    section: h.section.as_deref(),
-                    heading: h.heading.as_deref(),
-                    date: h.date.as_deref(),
-                    link: h.link.as_deref(),
-                },
-            )
-        };
+        let render = |inst: &str, h: &Hit, n: usize| context::citation_line(n, inst, &h.cite);
         let demands: Vec<usize> = candidates
             .iter()
             .map(|c| {
@@ -614,14 +570,7 @@ impl Engine {
                 chunks.push((name.clone(), h.chunk));
                 evidence.push(Evidence {
                     instance: name.clone(),
-                    source: h.source.clone(),
-                    title: h.title.clone(),
-                    page: h.page,
-                    article: h.article.clone(),
-                    section: h.section.clone(),
-                    heading: h.heading.clone(),
-                    date: h.date.clone(),
-                    link: h.link.clone(),
+                    cite: h.cite.clone(),
                     score: h.score,
                     chars,
                     text: fitted.to_string(),

@@ -10,6 +10,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::log::InstanceLog;
+use crate::corpus::Citation;
 use crate::search::TermScore;
 
 /// Opening line of the block.
@@ -36,49 +37,28 @@ pub fn neutralize(text: &str) -> String {
     text.replace('<', "‹").replace('>', "›")
 }
 
-/// The citation fields of one item.
-#[derive(Debug, Clone, Copy)]
-pub struct Cite<'a> {
-    /// Instance name.
-    pub instance: &'a str,
-    /// Source title.
-    pub title: &'a str,
-    /// Printed page.
-    pub page: Option<u32>,
-    /// Article label.
-    pub article: Option<&'a str>,
-    /// Section.
-    pub section: Option<&'a str>,
-    /// Heading.
-    pub heading: Option<&'a str>,
-    /// Reference date.
-    pub date: Option<&'a str>,
-    /// Link.
-    pub link: Option<&'a str>,
-}
-
-/// The citation line of item `n` (1-based), ending in a newline.
-pub fn citation_line(n: usize, c: &Cite<'_>) -> String {
+/// The citation line of item `n` (1-based) from `instance`, ending in a newline.
+pub fn citation_line(n: usize, instance: &str, c: &Citation) -> String {
     let mut parts = vec![format!("[{n}] {}", c.title)];
     if let Some(p) = c.page {
         parts.push(format!("p.{p}"));
     }
-    if let Some(a) = c.article {
-        parts.push(a.to_string());
+    if let Some(a) = &c.article {
+        parts.push(a.clone());
     }
-    match (c.section, c.heading) {
+    match (c.section.as_deref(), c.heading.as_deref()) {
         (Some(s), Some(h)) if s != h => parts.push(format!("§{s} {h}")),
         (Some(s), _) => parts.push(format!("§{s}")),
         (None, Some(h)) => parts.push(h.to_string()),
         (None, None) => {}
     }
-    if let Some(d) = c.date {
+    if let Some(d) = &c.date {
         parts.push(format!("as of {d}"));
     }
-    if let Some(l) = c.link {
-        parts.push(l.to_string());
+    if let Some(l) = &c.link {
+        parts.push(l.clone());
     }
-    parts.push(format!("({})", c.instance));
+    parts.push(format!("({instance})"));
     neutralize(&parts.join(" · ")) + "\n"
 }
 
@@ -114,17 +94,17 @@ mod tests {
 
     #[test]
     fn citations_are_complete_and_neutral() {
-        let c = Cite {
-            instance: "rnd",
-            title: "매뉴얼 <본권>",
+        let c = Citation {
+            source: "manual_body".into(),
+            title: "매뉴얼 <본권>".into(),
             page: Some(241),
             article: None,
-            section: Some("3-8"),
-            heading: Some("연구수당"),
-            date: Some("2026-06"),
-            link: Some("https://x/y"),
+            section: Some("3-8".into()),
+            heading: Some("연구수당".into()),
+            date: Some("2026-06".into()),
+            link: Some("https://x/y".into()),
         };
-        let line = citation_line(2, &c);
+        let line = citation_line(2, "rnd", &c);
         assert_eq!(line, "[2] 매뉴얼 ‹본권› · p.241 · §3-8 연구수당 · as of 2026-06 · https://x/y · (rnd)\n");
     }
 

@@ -47,7 +47,7 @@ pub struct InstanceLog {
     /// The instance has something to say about the prompt (even if not enough to inject).
     pub relevant: bool,
     /// The sufficiency gate's inputs and verdict (absent when the index was not searched).
-    pub sufficiency: Option<SufficiencyLog>,
+    pub sufficiency: Option<Sufficiency>,
     /// Scores of the hits considered, best first.
     pub scores: Vec<f64>,
     /// Characters injected.
@@ -58,33 +58,6 @@ pub struct InstanceLog {
     pub elapsed_ms: u64,
     /// Chunks skipped because this session already had them.
     pub dedup_skipped: Vec<u32>,
-}
-
-/// Serializable mirror of [`Sufficiency`].
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct SufficiencyLog {
-    /// Top score.
-    pub top_score: f64,
-    /// Threshold.
-    pub threshold: f64,
-    /// Word coverage of the hits.
-    pub coverage: f64,
-    /// Coverage required.
-    pub min_coverage: f64,
-    /// Verdict.
-    pub passed: bool,
-}
-
-impl From<&Sufficiency> for SufficiencyLog {
-    fn from(s: &Sufficiency) -> Self {
-        SufficiencyLog {
-            top_score: s.top_score,
-            threshold: s.threshold,
-            coverage: s.coverage,
-            min_coverage: s.min_coverage,
-            passed: s.passed,
-        }
-    }
 }
 
 impl InstanceLog {

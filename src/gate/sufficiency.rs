@@ -10,12 +10,12 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::text::Token;
 
 /// The gate's inputs and verdict (part of the decision log).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Sufficiency {
     /// Top BM25 score (rounded to 4 decimals).
     pub top_score: f64,

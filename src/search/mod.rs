@@ -11,6 +11,7 @@ use serde::Serialize;
 
 pub use bm25::Bm25Params;
 
+use crate::corpus::Citation;
 use crate::error::{Error, Result};
 use crate::index::Index;
 use crate::text::Analyzer;
@@ -40,22 +41,9 @@ pub struct Hit {
     pub score: f64,
     /// Chunk id within the index.
     pub chunk: u32,
-    /// Source id.
-    pub source: String,
-    /// Source title.
-    pub title: String,
-    /// Printed page.
-    pub page: Option<u32>,
-    /// Article label (제N조).
-    pub article: Option<String>,
-    /// Section id or chapter.
-    pub section: Option<String>,
-    /// Nearest heading.
-    pub heading: Option<String>,
-    /// Reference date of the source.
-    pub date: Option<String>,
-    /// Link to the source.
-    pub link: Option<String>,
+    /// Source, location, reference date and link.
+    #[serde(flatten)]
+    pub cite: Citation,
     /// The chunk text.
     pub text: String,
 }
@@ -132,14 +120,7 @@ pub fn hit<D: AsRef<[u8]> + Clone>(index: &Index<D>, rank: u32, s: Scored) -> Re
         rank,
         score: round4(s.score),
         chunk: s.chunk,
-        source: source.id,
-        title: source.title,
-        page: chunk.location.page,
-        article: chunk.location.article,
-        section: chunk.location.section,
-        heading: chunk.location.heading,
-        date: source.date,
-        link: source.link,
+        cite: Citation::new(source, chunk.location),
         text: chunk.text,
     })
 }

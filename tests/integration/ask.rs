@@ -245,17 +245,18 @@ fn session_dedup_skips_what_was_shown_and_refills_the_budget() {
         ..AskOptions::default()
     };
     let first = e.ask(Q, &s("s1", 0)).expect("ask");
-    let shown: Vec<(Option<u32>, String)> = first.evidence.iter().map(|x| (x.page, x.text.clone())).collect();
+    let shown: Vec<(Option<u32>, String)> =
+        first.evidence.iter().map(|x| (x.cite.page, x.text.clone())).collect();
     assert!(!shown.is_empty());
     let second = e.ask(Q, &s("s1", 60_000)).expect("ask");
     check_budget_invariants(&second, &c);
     let l = &second.log.instances[0];
     assert_eq!(l.dedup_skipped.len(), shown.len(), "{l:?}");
-    assert!(second.evidence.iter().all(|x| !shown.contains(&(x.page, x.text.clone()))));
+    assert!(second.evidence.iter().all(|x| !shown.contains(&(x.cite.page, x.text.clone()))));
     assert!(!second.evidence.is_empty(), "the budget went to the next-best chunks");
     // Another session, or the same one after the window, sees the first evidence again.
     let other = e.ask(Q, &s("s2", 60_000)).expect("ask");
-    assert_eq!(other.evidence.first().map(|x| x.page), first.evidence.first().map(|x| x.page));
+    assert_eq!(other.evidence.first().map(|x| x.cite.page), first.evidence.first().map(|x| x.cite.page));
     let later = e.ask(Q, &s("s1", 31 * 60_000 + 60_000)).expect("ask");
     assert!(later.log.instances[0].dedup_skipped.len() < shown.len());
     // Without a session nothing is deduplicated.
@@ -272,7 +273,7 @@ fn hostile_documents_cannot_close_the_block_or_pose_as_instructions() {
     e.add_instance("x", bytes, InstanceOptions { sufficiency: Some(0.0), anchors: vec![] }).expect("add");
     let a = ask(&mut e, "감리원 교육은 매년 받아야 하나요 #x");
     assert_eq!(a.route, Route::Push);
-    assert!(a.evidence.iter().any(|x| x.source == "hostile"), "{:?}", a.evidence);
+    assert!(a.evidence.iter().any(|x| x.cite.source == "hostile"), "{:?}", a.evidence);
     assert_eq!(a.context.matches(CLOSE).count(), 1);
     assert_eq!(a.context.matches(OPEN).count(), 1);
     assert!(a.context.trim_end().ends_with(CLOSE));

@@ -28,32 +28,35 @@ fn builds_are_byte_identical() {
 #[test]
 fn manual_pages_and_sections_are_cited() {
     let h = top("권리를 획득한 대가로 실시권자가 지급");
-    assert_eq!(h.source, "manual_b2");
-    assert_eq!(h.title, "국가연구개발사업 기술료 제도 매뉴얼");
-    assert_eq!(h.page, Some(1));
-    assert_eq!(h.section.as_deref(), Some("b2-1-1"));
-    assert_eq!(h.date.as_deref(), Some("2026-07"));
+    assert_eq!(h.cite.source, "manual_b2");
+    assert_eq!(h.cite.title, "국가연구개발사업 기술료 제도 매뉴얼");
+    assert_eq!(h.cite.page, Some(1));
+    assert_eq!(h.cite.section.as_deref(), Some("b2-1-1"));
+    assert_eq!(h.cite.date.as_deref(), Some("2026-07"));
 }
 
 #[test]
 fn statute_articles_chapters_and_supplement() {
     let h = top("대한민국의 주권은 누구에게 있나요");
-    assert_eq!((h.source.as_str(), h.article.as_deref()), ("constitution", Some("제1조")));
-    assert_eq!(h.section.as_deref(), Some("제1장 총강"));
-    assert_eq!(h.date.as_deref(), Some("1987-10-29"));
+    assert_eq!((h.cite.source.as_str(), h.cite.article.as_deref()), ("constitution", Some("제1조")));
+    assert_eq!(h.cite.section.as_deref(), Some("제1장 총강"));
+    assert_eq!(h.cite.date.as_deref(), Some("1987-10-29"));
     let h = top("거주 이전의 자유");
-    assert_eq!(h.article.as_deref(), Some("제14조"));
+    assert_eq!(h.cite.article.as_deref(), Some("제14조"));
     let h = top("이 헌법은 1988년 2월 25일부터 시행");
-    assert_eq!(h.article.as_deref(), Some("제1조"));
-    assert!(h.section.as_deref().is_some_and(|s| s.starts_with("부칙")), "{:?}", h.section);
+    assert_eq!(h.cite.article.as_deref(), Some("제1조"));
+    assert!(h.cite.section.as_deref().is_some_and(|s| s.starts_with("부칙")), "{:?}", h.cite.section);
 }
 
 #[test]
 fn html_pages_keep_path_heading_and_link_and_drop_scripts() {
     let h = top("Find toolbar quickly search");
-    assert_eq!(h.source, "ko/text/shared/find_toolbar.html");
-    assert_eq!(h.title, "Find Bar");
-    assert_eq!(h.link.as_deref(), Some("https://help.libreoffice.org/7.4/ko/text/shared/find_toolbar.html"));
+    assert_eq!(h.cite.source, "ko/text/shared/find_toolbar.html");
+    assert_eq!(h.cite.title, "Find Bar");
+    assert_eq!(
+        h.cite.link.as_deref(),
+        Some("https://help.libreoffice.org/7.4/ko/text/shared/find_toolbar.html")
+    );
     let idx = index();
     for c in 0..idx.chunk_count() {
         let t = idx.chunk(c).expect("chunk").text;
@@ -64,22 +67,25 @@ fn html_pages_keep_path_heading_and_link_and_drop_scripts() {
 #[test]
 fn rst_headings_are_questions() {
     let h = top("why indentation for grouping statements");
-    assert_eq!(h.source, "design");
-    assert_eq!(h.heading.as_deref(), Some("Why does Python use indentation for grouping of statements?"));
+    assert_eq!(h.cite.source, "design");
+    assert_eq!(
+        h.cite.heading.as_deref(),
+        Some("Why does Python use indentation for grouping of statements?")
+    );
 }
 
 #[test]
 fn jsonl_records_and_glossary() {
     let h = top("연구비 카드 계좌이체");
     assert_eq!(
-        (h.source.as_str(), h.page, h.heading.as_deref()),
+        (h.cite.source.as_str(), h.cite.page, h.cite.heading.as_deref()),
         ("notice-2026-01", Some(3), Some("집행 원칙"))
     );
     let src = index().source(index().chunk(h.chunk).expect("chunk").source).expect("source");
     assert_eq!(src.links, ["https://example.org/notice/2026-01/attachment.pdf"]);
     assert_eq!(src.kind, "notice");
     let h = top("3책5공");
-    assert_eq!(h.source, "glossary");
+    assert_eq!(h.cite.source, "glossary");
     let gl = index().glossary().expect("glossary");
     assert!(gl.iter().any(|(t, c)| t == "3책5공" && *c == h.chunk), "{gl:?}");
 }

@@ -73,7 +73,7 @@ pub fn run(path: &Path, k: usize, jsonl: bool, words: &[String]) -> Result<(), B
             writeln!(out, "  (no hits)")?;
         }
         for h in &hits {
-            writeln!(out, "{:>3}. {:>7.3}  {}  {}", h.rank, h.score, h.source, location(h))?;
+            writeln!(out, "{:>3}. {:>7.3}  {}  {}", h.rank, h.score, h.cite.source, location(h))?;
             let snippet: String = h.text.replace('\n', " ").chars().take(110).collect();
             writeln!(out, "     {snippet}")?;
         }
@@ -83,19 +83,19 @@ pub fn run(path: &Path, k: usize, jsonl: bool, words: &[String]) -> Result<(), B
 
 fn location(h: &Hit) -> String {
     let mut parts = Vec::new();
-    if let Some(p) = h.page {
+    if let Some(p) = h.cite.page {
         parts.push(format!("p.{p}"));
     }
-    if let Some(a) = &h.article {
+    if let Some(a) = &h.cite.article {
         parts.push(a.clone());
     }
-    if let Some(s) = &h.section {
+    if let Some(s) = &h.cite.section {
         parts.push(format!("§{s}"));
     }
-    if let Some(x) = &h.heading {
+    if let Some(x) = &h.cite.heading {
         parts.push(format!("“{x}”"));
     }
-    if let Some(d) = &h.date {
+    if let Some(d) = &h.cite.date {
         parts.push(format!("[{d}]"));
     }
     parts.join(" ")
