@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use wasm_bindgen::prelude::*;
 
+use crate::engine::{AskOptions, Clock, Config, Engine, FixedClock, InstanceOptions};
 use crate::{Error, Index, search};
 
 fn js_error(e: Error) -> JsValue {
@@ -19,6 +20,112 @@ fn to_js<T: serde::Serialize>(value: &T) -> Result<JsValue, JsValue> {
     value
         .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
         .map_err(|e| js_error(Error::invalid("result", e.to_string())))
+}
+
+fn from_js<T: serde::de::DeserializeOwned + Default>(
+    value: JsValue,
+    what: &'static str,
+) -> Result<T, JsValue> {
+    if value.is_undefined() || value.is_null() {
+        return Ok(T::default());
+    }
+    // Through JSON, so that serde's checks (unknown fields, types) apply exactly as natively.
+    let json = js_sys::JSON::stringify(&value)
+        .ok()
+        .and_then(|s| s.as_string())
+        .ok_or_else(|| js_error(Error::invalid(what, "not a JSON-compatible object")))?;
+    serde_json::from_str(&json).map_err(|e| js_error(Error::invalid(what, e.to_string())))
+}
+
+/// The host's clock (`Date.now()`).
+struct JsClock;
+
+impl Clock for JsClock {
+    fn now_ms(&self) -> u64 {
+        js_sys::Date::now() as u64
+    }
+}
+
+/// Several instances and the push pipeline (see the crate's `Engine`).
+#[wasm_bindgen(js_name = Engine)]
+pub struct WasmEngine {
+    engine: Engine,
+}
+
+#[wasm_bindgen(js_class = Engine)]
+impl WasmEngine {
+    /// A new engine; `config` is an optional object with any of `Config`'s fields.
+    #[wasm_bindgen(constructor)]
+    pub fn new(config: JsValue) -> Result<WasmEngine, JsValue> {
+        let config: Config = from_js(config, "config")?;
+        let mut engine = Engine::new(config).map_err(js_error)?;
+        engine.set_clock(Box::new(JsClock));
+        Ok(WasmEngine { engine })
+    }
+
+    /// Fix the clock at `ms` (reproducible output, e.g. for parity tests); `undefined` restores
+    /// `Date.now()`.
+    #[wasm_bindgen(js_name = setClock)]
+    pub fn set_clock(&mut self, ms: Option<f64>) {
+        match ms {
+            Some(t) => self.engine.set_clock(Box::new(FixedClock(t as u64))),
+            None => self.engine.set_clock(Box::new(JsClock)),
+        }
+    }
+
+    /// Load an instance from index bytes; `options`: `{sufficiency?, anchors?}`.
+    #[wasm_bindgen(js_name = addInstance)]
+    pub fn add_instance(&mut self, name: &str, bytes: &[u8], options: JsValue) -> Result<(), JsValue> {
+        let opts: InstanceOptions = from_js(options, "options")?;
+        self.engine.add_instance(name, Arc::<[u8]>::from(bytes), opts).map_err(js_error)
+    }
+
+    /// Unload an instance.
+    #[wasm_bindgen(js_name = removeInstance)]
+    pub fn remove_instance(&mut self, name: &str) -> Result<(), JsValue> {
+        self.engine.remove_instance(name).map_err(js_error)
+    }
+
+    /// Loaded instance names.
+    pub fn instances(&self) -> Vec<String> {
+        self.engine.instance_names()
+    }
+
+    /// An instance's name, title, counts and settings.
+    pub fn info(&self, instance: &str) -> Result<JsValue, JsValue> {
+        to_js(self.engine.index(instance).map_err(js_error)?.meta())
+    }
+
+    /// Decide and deliver evidence (the `ask` contract); `options`: `{session?, format?, now_ms?}`.
+    pub fn ask(&mut self, prompt: &str, options: JsValue) -> Result<JsValue, JsValue> {
+        let opts: AskOptions = from_js(options, "options")?;
+        to_js(&self.engine.ask(prompt, &opts).map_err(js_error)?)
+    }
+
+    /// The same answer as a JSON string, byte-identical to a line of the CLI's `ask --jsonl`
+    /// (without its `id`).
+    #[wasm_bindgen(js_name = askJson)]
+    pub fn ask_json(&mut self, prompt: &str, options: JsValue) -> Result<String, JsValue> {
+        let opts: AskOptions = from_js(options, "options")?;
+        let answer = self.engine.ask(prompt, &opts).map_err(js_error)?;
+        serde_json::to_string(&answer).map_err(|e| js_error(Error::invalid("result", e.to_string())))
+    }
+
+    /// Search one instance (no gates).
+    pub fn search(&self, instance: &str, query: &str, k: usize) -> Result<JsValue, JsValue> {
+        to_js(&self.engine.search(instance, query, k).map_err(js_error)?)
+    }
+
+    /// Forget what a session has been shown.
+    #[wasm_bindgen(js_name = clearSession)]
+    pub fn clear_session(&mut self, session: &str) {
+        self.engine.clear_session(session);
+    }
+
+    /// The delivery rules for an agent's instructions, `lang` = `ko` or `en`.
+    pub fn rules(lang: &str) -> Result<String, JsValue> {
+        crate::deliver::rules::rules(lang).map(str::to_string).map_err(js_error)
+    }
 }
 
 /// An open index (the bytes of a `.ggi` file).
