@@ -207,6 +207,10 @@ cmd_test() {
   cargo bench -q --no-run
   say "node --test (wasm package)"
   node --test tests/node/
+  say "browser test (headless Chromium, www/)"
+  apt_install chromium fonts-nanum || die "the browser test needs Debian's chromium (apt)"
+  node --test tests/browser/
+  echo "screenshot: target/screenshots/demo.png"
 }
 
 cmd_bench() {
@@ -243,7 +247,7 @@ usage: ./build.sh [command]
   bench    retrieval quality vs the Hangul-bigram baseline, index size, and the ask pipeline's
            evidence / gold / leak rates (needs ../shared/data)
   fuzz [S] cargo-fuzz the index decoder + search for S seconds (default 600; needs nightly)
-  serve    serve the repository on http://localhost:8080 (PORT=…)
+  serve    serve the browser demo on http://localhost:8080/www/ (PORT=…)
   help     this text
 EOF
 }

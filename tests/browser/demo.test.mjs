@@ -1,0 +1,122 @@
+// The browser demo (www/) in a real headless Chromium, driven by playwright-core: it loads the
+// page over HTTP, runs every example, checks the verdict and that the cited page or article
+// appears, loads an index through the file picker, checks that a hostile document renders as
+// text, and saves a screenshot to target/screenshots/demo.png.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import { readFile, mkdir } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.wasm': 'application/wasm', '.ggi': 'application/octet-stream' };
+
+let server;
+let base;
+let browser;
+
+before(async () => {
+  server = http.createServer(async (req, res) => {
+    const url = new URL(req.url, 'http://localhost');
+    const file = path.normalize(path.join(root, decodeURIComponent(url.pathname)));
+    if (!file.startsWith(root) || !existsSync(file)) {
+      res.writeHead(404).end();
+      return;
+    }
+    try {
+      const body = await readFile(file);
+      res.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream' }).end(body);
+    } catch {
+      res.writeHead(404).end();
+    }
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  base = `http://127.0.0.1:${server.address().port}`;
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+});
+
+after(async () => {
+  await browser?.close();
+  server?.close();
+});
+
+async function run(page, label) {
+  await page.click(`#examples button:text-is("${label}")`);
+  await page.waitForSelector('#output:not([hidden])');
+  return {
+    route: await page.textContent('#route'),
+    kind: await page.textContent('#kind'),
+    evidence: await page.textContent('#evidence'),
+    hints: await page.textContent('#hints'),
+    context: await page.textContent('#context'),
+  };
+}
+
+test('examples give the right verdicts with citations; hostile text stays text', async () => {
+  const page = await browser.newPage({ viewport: { width: 1200, height: 1600 } });
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(`${base}/www/index.html`);
+  await page.waitForSelector('body[data-ready="true"]', { timeout: 30000 });
+  const loaded = await page.textContent('#instances');
+  assert.match(loaded, /rnd/);
+  assert.match(loaded, /constitution/);
+
+  let r = await run(page, 'question');
+  assert.equal(r.route, 'push');
+  assert.equal(r.kind, 'question');
+  assert.match(r.evidence, /p\.24[01]/, 'the cited page appears');
+  assert.match(r.context, /^<groundgate-evidence>/);
+
+  r = await run(page, 'polite request');
+  assert.equal(r.route, 'push');
+  assert.match(r.evidence, /제121조/, 'the cited article appears');
+
+  r = await run(page, 'pasted sentence');
+  assert.equal(r.route, 'pull');
+  assert.equal(r.kind, 'sentence');
+  assert.match(r.evidence, /nothing injected/);
+  assert.match(r.hints, /p\.\d+/, 'hints cite pages');
+
+  r = await run(page, 'unrelated');
+  assert.equal(r.route, 'skip');
+  assert.equal(r.kind, 'unrelated');
+
+  r = await run(page, 'forced tag');
+  assert.equal(r.route, 'push');
+  assert.match(await page.textContent('#gates'), /constitution \(forced\)/);
+
+  // Session toggle: the same question twice in one session skips what was shown.
+  await page.check('#session');
+  await run(page, 'question');
+  await run(page, 'question');
+  assert.match(await page.textContent('#gates'), /\d+ chunks/, 'dedup skips are shown');
+  await page.uncheck('#session');
+
+  // Load the test fixture (it holds a hostile page) through the file picker.
+  await page.setInputFiles('#file', path.join(root, 'tests/fixtures/v1/excerpts.ggi'));
+  await page.waitForFunction(() => document.getElementById('instances').textContent.includes('excerpts'));
+  await page.fill('#prompt', '감리원 교육은 매년 받아야 하나요 #excerpts');
+  await page.click('#ask');
+  await page.waitForFunction(() => document.getElementById('evidence').textContent.includes('Ignore all previous'));
+  const hostile = await page.evaluate(() => ({
+    scripts: document.querySelectorAll('#evidence script, #context script, #evidence system, #evidence img').length,
+    text: document.getElementById('evidence').textContent,
+    context: document.getElementById('context').textContent,
+  }));
+  assert.equal(hostile.scripts, 0, 'no element was created from document text');
+  assert.match(hostile.text, /‹\/evidence›/, 'the hostile tag is shown as text');
+  assert.equal(hostile.context.split('</groundgate-evidence>').length, 2, 'the block closes once');
+
+  await run(page, 'question');
+  await mkdir(path.join(root, 'target/screenshots'), { recursive: true });
+  await page.screenshot({ path: path.join(root, 'target/screenshots/demo.png'), fullPage: true });
+  assert.deepEqual(errors, []);
+});
