@@ -205,6 +205,9 @@ cmd_test() {
   GG_INDEXES="$ROOT/indexes" GG_INSTANCES="${BUILT[*]}" cargo test -q
   say "cargo bench --no-run (the bench compiles)"
   cargo bench -q --no-run
+  say "tsc --strict (the package's TypeScript types)"
+  node_modules/.bin/tsc --strict --noEmit --module nodenext --moduleResolution nodenext --target es2022 \
+    --types node tests/types/usage.ts
   say "node --test (wasm package)"
   node --test tests/node/
   say "browser test (headless Chromium, www/)"

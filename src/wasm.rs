@@ -9,6 +9,56 @@ use wasm_bindgen::prelude::*;
 use crate::engine::{AskOptions, Clock, Config, Engine, FixedClock, InstanceOptions};
 use crate::{Error, Index, search};
 
+#[wasm_bindgen(typescript_custom_section)]
+const TYPES: &str = r#"
+/** Engine settings; every field optional (defaults: the field report's numbers). */
+export interface Config {
+  max_prompt_chars?: number; min_words?: number; top_k?: number; instance_budget?: number;
+  total_budget?: number; min_coverage?: number; deadline_ms?: number; tag_prefix?: string;
+  dedup_window_ms?: number;
+}
+export interface AskOptions { session?: string; format?: "short" | "detailed"; now_ms?: number }
+export interface InstanceOptions { sufficiency?: number; anchors?: string[] }
+/** Source, location, reference date and link of a piece of evidence. */
+export interface Citation {
+  source: string; title: string; page: number | null; article: string | null;
+  section: string | null; heading: string | null; date: string | null; link: string | null;
+}
+export interface Hit extends Citation { rank: number; score: number; chunk: number; text: string }
+export interface TermScore { term: string; score: number }
+export interface Evidence extends Citation {
+  instance: string; score: number; chars: number; text: string; terms?: TermScore[];
+}
+export interface Hint extends Citation { instance: string; score: number }
+export interface Sufficiency { top_score: number; threshold: number; coverage: number; min_coverage: number; passed: boolean }
+export type Outcome = "too_long" | "too_few_words" | "no_anchor" | "not_a_question" | "no_hits"
+  | "insufficient" | "deadline" | "all_deduplicated" | "no_budget" | "injected";
+export interface InstanceLog {
+  instance: string; outcome: Outcome; anchors: string[]; forced: boolean; relevant: boolean;
+  sufficiency: Sufficiency | null; scores: number[]; chars: number; budget: number;
+  elapsed_ms: number; dedup_skipped: number[];
+}
+export interface DecisionLog {
+  prompt_chars: number; words: number; forced: string[]; instances: InstanceLog[];
+  injected_chars: number; answered: number; elapsed_ms: number;
+}
+/** The `ask` contract. */
+export interface Answer {
+  route: "push" | "pull" | "skip"; kind: "question" | "sentence" | "unrelated"; confidence: number;
+  reasons: string[]; evidence: Evidence[]; hints: Hint[]; context: string; log: DecisionLog;
+}
+export interface IndexMeta {
+  name: string; title: string; description: string;
+  analyzer: { korean: "Bigram" | "Stem" | "StemBigram"; english_stem: boolean; stop_words: boolean; join_words: boolean };
+  bm25: { k1: number; b: number }; sufficiency: number; chunks: number; sources: number;
+  total_terms: number; generator: string; content_crc: number;
+}
+/** Thrown by every method on bad input: `code` is the typed error's stable code. */
+export interface GroundgateError extends Error {
+  code: "bad_magic" | "unsupported_version" | "truncated" | "checksum" | "corrupt" | "input" | "invalid_argument";
+}
+"#;
+
 fn js_error(e: Error) -> JsValue {
     let err = js_sys::Error::new(&e.to_string());
     // Setting a property on a fresh Error object cannot fail; ignore the impossible case.
@@ -56,7 +106,7 @@ pub struct WasmEngine {
 impl WasmEngine {
     /// A new engine; `config` is an optional object with any of `Config`'s fields.
     #[wasm_bindgen(constructor)]
-    pub fn new(config: JsValue) -> Result<WasmEngine, JsValue> {
+    pub fn new(#[wasm_bindgen(unchecked_optional_param_type = "Config")] config: JsValue) -> Result<WasmEngine, JsValue> {
         let config: Config = from_js(config, "config")?;
         let mut engine = Engine::new(config).map_err(js_error)?;
         engine.set_clock(Box::new(JsClock));
@@ -75,7 +125,12 @@ impl WasmEngine {
 
     /// Load an instance from index bytes; `options`: `{sufficiency?, anchors?}`.
     #[wasm_bindgen(js_name = addInstance)]
-    pub fn add_instance(&mut self, name: &str, bytes: &[u8], options: JsValue) -> Result<(), JsValue> {
+    pub fn add_instance(
+        &mut self,
+        name: &str,
+        bytes: &[u8],
+        #[wasm_bindgen(unchecked_optional_param_type = "InstanceOptions")] options: JsValue,
+    ) -> Result<(), JsValue> {
         let opts: InstanceOptions = from_js(options, "options")?;
         self.engine.add_instance(name, Arc::<[u8]>::from(bytes), opts).map_err(js_error)
     }
@@ -92,12 +147,18 @@ impl WasmEngine {
     }
 
     /// An instance's name, title, counts and settings.
+    #[wasm_bindgen(unchecked_return_type = "IndexMeta")]
     pub fn info(&self, instance: &str) -> Result<JsValue, JsValue> {
         to_js(self.engine.index(instance).map_err(js_error)?.meta())
     }
 
     /// Decide and deliver evidence (the `ask` contract); `options`: `{session?, format?, now_ms?}`.
-    pub fn ask(&mut self, prompt: &str, options: JsValue) -> Result<JsValue, JsValue> {
+    #[wasm_bindgen(unchecked_return_type = "Answer")]
+    pub fn ask(
+        &mut self,
+        prompt: &str,
+        #[wasm_bindgen(unchecked_optional_param_type = "AskOptions")] options: JsValue,
+    ) -> Result<JsValue, JsValue> {
         let opts: AskOptions = from_js(options, "options")?;
         to_js(&self.engine.ask(prompt, &opts).map_err(js_error)?)
     }
@@ -105,13 +166,18 @@ impl WasmEngine {
     /// The same answer as a JSON string, byte-identical to a line of the CLI's `ask --jsonl`
     /// (without its `id`).
     #[wasm_bindgen(js_name = askJson)]
-    pub fn ask_json(&mut self, prompt: &str, options: JsValue) -> Result<String, JsValue> {
+    pub fn ask_json(
+        &mut self,
+        prompt: &str,
+        #[wasm_bindgen(unchecked_optional_param_type = "AskOptions")] options: JsValue,
+    ) -> Result<String, JsValue> {
         let opts: AskOptions = from_js(options, "options")?;
         let answer = self.engine.ask(prompt, &opts).map_err(js_error)?;
         serde_json::to_string(&answer).map_err(|e| js_error(Error::invalid("result", e.to_string())))
     }
 
     /// Search one instance (no gates).
+    #[wasm_bindgen(unchecked_return_type = "Hit[]")]
     pub fn search(&self, instance: &str, query: &str, k: usize) -> Result<JsValue, JsValue> {
         to_js(&self.engine.search(instance, query, k).map_err(js_error)?)
     }
@@ -148,6 +214,7 @@ impl WasmIndex {
     }
 
     /// The best `k` hits for `query`, with citations (the `search --jsonl` hit objects).
+    #[wasm_bindgen(unchecked_return_type = "Hit[]")]
     pub fn search(&self, query: &str, k: usize) -> Result<JsValue, JsValue> {
         let hits = search::search(&self.index, query, k).map_err(js_error)?;
         to_js(&hits)
@@ -161,6 +228,7 @@ impl WasmIndex {
     }
 
     /// Name, title, counts and settings.
+    #[wasm_bindgen(unchecked_return_type = "IndexMeta")]
     pub fn info(&self) -> Result<JsValue, JsValue> {
         to_js(self.index.meta())
     }
