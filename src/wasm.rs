@@ -106,7 +106,9 @@ pub struct WasmEngine {
 impl WasmEngine {
     /// A new engine; `config` is an optional object with any of `Config`'s fields.
     #[wasm_bindgen(constructor)]
-    pub fn new(#[wasm_bindgen(unchecked_optional_param_type = "Config")] config: JsValue) -> Result<WasmEngine, JsValue> {
+    pub fn new(
+        #[wasm_bindgen(unchecked_optional_param_type = "Config")] config: JsValue,
+    ) -> Result<WasmEngine, JsValue> {
         let config: Config = from_js(config, "config")?;
         let mut engine = Engine::new(config).map_err(js_error)?;
         engine.set_clock(Box::new(JsClock));
