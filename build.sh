@@ -90,7 +90,12 @@ wasm_tools() {
 }
 
 setup() {
-  have cargo || die "needs a Rust toolchain (cargo); on Debian: apt-get install cargo, or rustup"
+  if ! have cargo; then
+    # Debian 12's own `cargo` (Rust 1.63) is too old for this crate; its rustc-web/cargo-web (1.96) fit.
+    say "no Rust toolchain: installing Debian's rustc-web, cargo-web, clippy and rustfmt (Rust 1.96)"
+    apt_install rustc-web cargo-web rust-web-clippy rustfmt-web lld-22 ||
+      die "needs a Rust toolchain: install rustup (https://rustup.rs) or Debian's rustc-web and cargo-web"
+  fi
   have node || apt_install nodejs npm || die "needs Node.js"
   wasm_toolchain
   wasm_tools
