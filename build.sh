@@ -159,6 +159,11 @@ indexes() {
 # ---------------------------------------------------------------- wasm package
 
 pkg() {
+  local stamp=pkg/.built
+  if [ -f "$stamp" ] && [ -z "$(find src Cargo.toml Cargo.lock build.sh -newer "$stamp" -print -quit)" ]; then
+    echo "pkg: up to date ($(stat -c %s pkg/web/groundgate_bg.wasm) bytes, $(gzip -9c pkg/web/groundgate_bg.wasm | wc -c) gzipped)"
+    return 0
+  fi
   say "wasm-pack build → pkg/node, pkg/web"
   local t
   for t in nodejs web; do
@@ -175,6 +180,7 @@ pkg() {
   local raw gz
   raw=$(stat -c %s pkg/web/groundgate_bg.wasm); gz=$(gzip -9c pkg/web/groundgate_bg.wasm | wc -c)
   echo "pkg: groundgate_bg.wasm $raw bytes, $gz gzipped"
+  touch "$stamp"
 }
 
 # ---------------------------------------------------------------- commands
