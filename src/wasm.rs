@@ -72,6 +72,10 @@ fn to_js<T: serde::Serialize>(value: &T) -> Result<JsValue, JsValue> {
         .map_err(|e| js_error(Error::invalid("result", e.to_string())))
 }
 
+fn to_json<T: serde::Serialize>(value: &T) -> Result<String, JsValue> {
+    serde_json::to_string(value).map_err(|e| js_error(Error::invalid("result", e.to_string())))
+}
+
 fn from_js<T: serde::de::DeserializeOwned + Default>(
     value: JsValue,
     what: &'static str,
@@ -161,8 +165,7 @@ impl WasmEngine {
         prompt: &str,
         #[wasm_bindgen(unchecked_optional_param_type = "AskOptions")] options: JsValue,
     ) -> Result<JsValue, JsValue> {
-        let opts: AskOptions = from_js(options, "options")?;
-        to_js(&self.engine.ask(prompt, &opts).map_err(js_error)?)
+        to_js(&self.answer(prompt, options)?)
     }
 
     /// The same answer as a JSON string, byte-identical to a line of the CLI's `ask --jsonl`
@@ -173,9 +176,7 @@ impl WasmEngine {
         prompt: &str,
         #[wasm_bindgen(unchecked_optional_param_type = "AskOptions")] options: JsValue,
     ) -> Result<String, JsValue> {
-        let opts: AskOptions = from_js(options, "options")?;
-        let answer = self.engine.ask(prompt, &opts).map_err(js_error)?;
-        serde_json::to_string(&answer).map_err(|e| js_error(Error::invalid("result", e.to_string())))
+        to_json(&self.answer(prompt, options)?)
     }
 
     /// Search one instance (no gates).
@@ -193,6 +194,14 @@ impl WasmEngine {
     /// The delivery rules for an agent's instructions, `lang` = `ko` or `en`.
     pub fn rules(lang: &str) -> Result<String, JsValue> {
         crate::deliver::rules::rules(lang).map(str::to_string).map_err(js_error)
+    }
+}
+
+impl WasmEngine {
+    /// Parse the JS options and ask (shared by `ask` and `askJson`).
+    fn answer(&mut self, prompt: &str, options: JsValue) -> Result<crate::Answer, JsValue> {
+        let opts: AskOptions = from_js(options, "options")?;
+        self.engine.ask(prompt, &opts).map_err(js_error)
     }
 }
 
@@ -225,8 +234,7 @@ impl WasmIndex {
     /// The same hits as a JSON string, byte-identical to the native CLI's `hits` array.
     #[wasm_bindgen(js_name = searchJson)]
     pub fn search_json(&self, query: &str, k: usize) -> Result<String, JsValue> {
-        let hits = search::search(&self.index, query, k).map_err(js_error)?;
-        serde_json::to_string(&hits).map_err(|e| js_error(Error::invalid("result", e.to_string())))
+        to_json(&search::search(&self.index, query, k).map_err(js_error)?)
     }
 
     /// Name, title, counts and settings.
