@@ -4,7 +4,8 @@
 #   ./build.sh            set up what the machine lacks, build the CLI, the default indexes and pkg/,
 #                         then answer one demonstration query on a default index
 #   ./build.sh test       every test (Rust unit + integration, CLI contract on the default indexes,
-#                         the wasm package under Node)
+#                         the wasm package under Node and in Chromium, the plain-export build under
+#                         wasmtime)
 #
 # Everything is cached: a second run takes seconds. Set GG_OFFLINE_WASM=1 to force the offline
 # wasm toolchain route even where `rustup target add` would work.
@@ -161,7 +162,7 @@ indexes() {
 pkg() {
   local stamp=pkg/.built
   if [ -f "$stamp" ] && [ -z "$(find src Cargo.toml Cargo.lock build.sh -newer "$stamp" -print -quit)" ]; then
-    echo "pkg: up to date ($(stat -c %s pkg/web/groundgate_bg.wasm) bytes, $(gzip -9c pkg/web/groundgate_bg.wasm | wc -c) gzipped)"
+    echo "pkg: up to date (groundgate_bg.wasm $(stat -c %s pkg/web/groundgate_bg.wasm) bytes, $(gzip -9c pkg/web/groundgate_bg.wasm | wc -c) gzipped)"
     return 0
   fi
   say "wasm-pack build → pkg/node, pkg/web"
@@ -177,9 +178,17 @@ pkg() {
       "$out/groundgate_bg.wasm" -o "$out/groundgate_bg.wasm"
     rm -f "$out/.gitignore"
   done
-  local raw gz
-  raw=$(stat -c %s pkg/web/groundgate_bg.wasm); gz=$(gzip -9c pkg/web/groundgate_bg.wasm | wc -c)
-  echo "pkg: groundgate_bg.wasm $raw bytes, $gz gzipped"
+  say "plain-export build (no imports) → pkg/abi/groundgate.wasm"
+  PATH="$WASM_PATH" CARGO_TARGET_DIR="$ROOT/target/wasm" CARGO_PROFILE_RELEASE_OPT_LEVEL=z cargo build -q --release \
+    --lib --target wasm32-unknown-unknown --no-default-features --features abi
+  mkdir -p pkg/abi
+  node_modules/.bin/wasm-opt -Oz --strip-debug --strip-producers --enable-bulk-memory \
+    --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals \
+    target/wasm/wasm32-unknown-unknown/release/groundgate.wasm -o pkg/abi/groundgate.wasm
+  local f
+  for f in pkg/web/groundgate_bg.wasm pkg/abi/groundgate.wasm; do
+    echo "pkg: $f $(stat -c %s "$f") bytes, $(gzip -9c "$f" | wc -c) gzipped"
+  done
   touch "$stamp"
 }
 
@@ -205,15 +214,19 @@ cmd_test() {
   setup
   say "cargo fmt --check"
   cargo fmt --all -- --check
+  (cd tests/wasmtime && cargo fmt -- --check)
   say "cargo clippy -D warnings"
-  cargo clippy -q --all-targets -- -D warnings
-  PATH="$WASM_PATH" CARGO_TARGET_DIR="$ROOT/target/wasm" cargo clippy -q --lib --target wasm32-unknown-unknown \
-    --no-default-features --features wasm -- -D warnings
+  cargo clippy -q --all-targets --features abi -- -D warnings
+  local f
+  for f in wasm abi; do
+    PATH="$WASM_PATH" CARGO_TARGET_DIR="$ROOT/target/wasm" cargo clippy -q --lib --target wasm32-unknown-unknown \
+      --no-default-features --features "$f" -- -D warnings
+  done
   cli
   indexes
   pkg
   say "cargo test"
-  GG_INDEXES="$ROOT/indexes" GG_INSTANCES="${BUILT[*]}" cargo test -q
+  GG_INDEXES="$ROOT/indexes" GG_INSTANCES="${BUILT[*]}" cargo test -q --features abi
   say "cargo bench --no-run (the bench compiles)"
   cargo bench -q --no-run
   say "tsc --strict (the package's TypeScript types)"
@@ -221,6 +234,10 @@ cmd_test() {
     --types node tests/types/usage.ts
   say "node --test (wasm package)"
   node --test tests/node/
+  say "wasmtime host (pkg/abi/groundgate.wasm: no imports, parity with the CLI, bad input)"
+  # Its own crate and target dir: wasmtime takes minutes to build once, then is cached.
+  (cd tests/wasmtime && CARGO_TARGET_DIR="$ROOT/target/wasmtime" GG_INDEXES="$ROOT/indexes" cargo test -q --locked)
+  (cd tests/wasmtime && CARGO_TARGET_DIR="$ROOT/target/wasmtime" cargo clippy -q --all-targets --locked -- -D warnings)
   say "browser test (headless Chromium, www/)"
   apt_install chromium fonts-nanum || die "the browser test needs Debian's chromium (apt)"
   node --test tests/browser/
@@ -257,7 +274,8 @@ cmd_help() {
 usage: ./build.sh [command]
 
   (none)   set up, build the CLI, the default indexes (indexes/*.ggi) and pkg/, run a demo query
-  test     every test: fmt, clippy (native + wasm32), unit, integration, CLI contract, Node
+  test     every test: fmt, clippy (native + wasm32), unit, integration, CLI contract, Node,
+           Chromium (www/), wasmtime (pkg/abi)
   bench    retrieval quality vs the Hangul-bigram baseline, index size, and the ask pipeline's
            evidence / gold / leak rates (needs ../shared/data)
   fuzz [S] cargo-fuzz the index decoder + search for S seconds (default 600; needs nightly)

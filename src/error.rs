@@ -73,6 +73,15 @@ pub enum Error {
     },
 }
 
+/// An [`Error`] as hosts see it: its stable code and its message (serialized in this field order).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct ErrorReport {
+    /// [`Error::code`].
+    pub code: &'static str,
+    /// The error's message (its `Display`).
+    pub message: String,
+}
+
 impl Error {
     /// A stable, machine-readable code for the variant (for JSON and JS hosts).
     pub fn code(&self) -> &'static str {
@@ -85,6 +94,12 @@ impl Error {
             Error::Input { .. } => "input",
             Error::InvalidArgument { .. } => "invalid_argument",
         }
+    }
+
+    /// The error as the `{"code", "message"}` object every host boundary (CLI JSON Lines, the
+    /// plain-export ABI, JS exceptions) reports.
+    pub fn report(&self) -> ErrorReport {
+        ErrorReport { code: self.code(), message: self.to_string() }
     }
 
     pub(crate) fn corrupt(section: &'static str, detail: impl Into<String>) -> Error {

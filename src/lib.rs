@@ -13,6 +13,7 @@
 //! * [`gate`] — the anchor and sufficiency gates.
 //! * [`deliver`] — budgets and their sharing, the cited context block, session dedup, the decision log.
 //! * [`engine`] — [`Engine`]: several instances and `ask`, the push pipeline.
+//! * `abi` (feature `abi`) — plain C exports, JSON in and out, for wasm hosts without JS glue.
 //! * `ingest` (feature `ingest`, native only) — HTML, Markdown/reST, plain text, JSON Lines, statutes,
 //!   manuals and glossaries → chunks; manifests.
 //!
@@ -39,6 +40,8 @@
 #![deny(missing_docs)]
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
 
+#[cfg(feature = "abi")]
+pub mod abi;
 pub mod corpus;
 pub mod deliver;
 pub mod engine;
@@ -54,6 +57,6 @@ pub mod text;
 mod wasm;
 
 pub use engine::{Answer, AskOptions, Config, Engine, InstanceOptions, Route};
-pub use error::{Error, Result};
+pub use error::{Error, ErrorReport, Result};
 pub use index::{Index, IndexBuilder, IndexMeta};
 pub use text::{Analyzer, AnalyzerSettings};

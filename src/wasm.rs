@@ -1,6 +1,9 @@
 //! wasm-bindgen bindings for JS hosts (browser, Node, VS Code). Conversion only: every call goes to
 //! the plain-Rust API and its `Result` becomes a value or a JS `Error` whose `code` property is the
-//! typed error's [`Error::code`](crate::Error::code).
+//! typed error's [`Error::code`](crate::Error::code). Objects cross the boundary as JSON text: options
+//! are `JSON.stringify`d and read by serde_json (the same checks as natively), results are serialized
+//! by serde_json and `JSON.parse`d — one serializer in the module, and `ask` gives exactly the object
+//! `askJson` spells.
 
 use std::sync::Arc;
 
@@ -67,9 +70,7 @@ fn js_error(e: Error) -> JsValue {
 }
 
 fn to_js<T: serde::Serialize>(value: &T) -> Result<JsValue, JsValue> {
-    value
-        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .map_err(|e| js_error(Error::invalid("result", e.to_string())))
+    js_sys::JSON::parse(&to_json(value)?)
 }
 
 fn to_json<T: serde::Serialize>(value: &T) -> Result<String, JsValue> {

@@ -12,7 +12,7 @@ use crate::text::sentences;
 pub fn allocate(demands: &[usize], per_instance: usize, total: usize) -> Vec<usize> {
     let caps: Vec<usize> = demands.iter().map(|&d| d.min(per_instance)).collect();
     let mut order: Vec<usize> = (0..caps.len()).collect();
-    order.sort_by_key(|&i| (caps[i], i));
+    order.sort_unstable_by_key(|&i| (caps[i], i));
     let mut out = vec![0; caps.len()];
     let mut remaining = total;
     for (k, &i) in order.iter().enumerate() {

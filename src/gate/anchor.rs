@@ -27,7 +27,7 @@ impl AnchorSet {
                 (!terms.is_empty()).then(|| (a.clone(), terms))
             })
             .collect();
-        list.sort();
+        list.sort_unstable();
         list.dedup();
         AnchorSet { anchors: list }
     }
@@ -132,14 +132,14 @@ pub fn derive<'a>(headings: impl IntoIterator<Item = &'a str>, n: usize) -> Vec<
             })
             .filter(|w| !GENERIC.contains(&w.as_str()))
             .collect();
-        words.sort();
+        words.sort_unstable();
         words.dedup();
         for w in words {
             *count.entry(w).or_default() += 1;
         }
     }
     let mut ranked: Vec<(String, usize)> = count.into_iter().filter(|(_, c)| *c >= 2).collect();
-    ranked.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    ranked.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
     ranked.into_iter().take(n).map(|(w, _)| w).collect()
 }
 

@@ -71,7 +71,7 @@ pub fn with_sufficiency(bytes: &[u8], threshold: f32) -> crate::Result<Vec<u8>> 
         .serialize(&meta)
         .map_err(|e| crate::Error::invalid("meta", e.to_string()))?;
     let mut table = format::read_table(bytes)?;
-    table.sort_by_key(|s| s.offset);
+    table.sort_unstable_by_key(|s| s.offset);
     let sections: Vec<(format::SectionId, Vec<u8>)> = table
         .iter()
         .map(|s| {

@@ -62,8 +62,7 @@ impl<D: AsRef<[u8]> + Clone> Index<D> {
     /// Open an index. O(sections) plus one CRC pass over the term dictionary.
     pub fn open(data: D) -> Result<Index<D>> {
         let bytes = data.as_ref();
-        let mut sections = format::read_table(bytes)?;
-        sections.sort_by_key(|s| s.id);
+        let sections = format::read_table(bytes)?;
         let find = |id: SectionId| sections.iter().find(|s| s.id == id).copied();
         let sec = |id| find(id).ok_or_else(|| Error::corrupt(id.name(), "required section missing"));
         let slice = |s: Section| bytes.get(s.offset..s.offset + s.len).unwrap_or(&[]);

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use groundgate::deliver::Format;
 use groundgate::engine::FixedClock;
-use groundgate::{Answer, AskOptions, Config, Engine, Error, InstanceOptions};
+use groundgate::{Answer, AskOptions, Config, Engine, Error, ErrorReport, InstanceOptions};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -30,13 +30,7 @@ struct Line<'a> {
 #[derive(Serialize)]
 struct ErrorLine<'a> {
     id: &'a Value,
-    error: ErrorBody,
-}
-
-#[derive(Serialize)]
-struct ErrorBody {
-    code: &'static str,
-    message: String,
+    error: ErrorReport,
 }
 
 /// Load every index into an engine; instance names are the indexes' own names.
@@ -97,10 +91,7 @@ pub fn run(a: Args) -> Result<(), Box<dyn std::error::Error>> {
             };
             let text = match &result {
                 Ok(answer) => serde_json::to_string(&Line { id: &id, answer })?,
-                Err(e) => serde_json::to_string(&ErrorLine {
-                    id: &id,
-                    error: ErrorBody { code: e.code(), message: e.to_string() },
-                })?,
+                Err(e) => serde_json::to_string(&ErrorLine { id: &id, error: e.report() })?,
             };
             writeln!(out, "{text}")?;
         }

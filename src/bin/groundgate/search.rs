@@ -4,7 +4,7 @@ use std::io::{BufRead, Write};
 use std::path::Path;
 
 use groundgate::search::{self, Hit};
-use groundgate::{Error, Index};
+use groundgate::{Error, ErrorReport, Index};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -13,18 +13,12 @@ use serde_json::Value;
 #[serde(untagged)]
 enum Reply {
     Hits { id: Value, hits: Vec<Hit> },
-    Error { id: Value, error: ErrorBody },
-}
-
-#[derive(Serialize)]
-struct ErrorBody {
-    code: &'static str,
-    message: String,
+    Error { id: Value, error: ErrorReport },
 }
 
 impl Reply {
     fn error(id: Value, e: &Error) -> Reply {
-        Reply::Error { id, error: ErrorBody { code: e.code(), message: e.to_string() } }
+        Reply::Error { id, error: e.report() }
     }
 }
 

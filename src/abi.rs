@@ -1,0 +1,399 @@
+//! Plain-export ABI for hosts without JS glue (wasmtime, wasmer, Go/Python/.NET embedders): C
+//! functions over linear memory, JSON in and JSON out, **no imports**. Feature `abi`; built by
+//! `./build.sh` into `pkg/abi/groundgate.wasm`. Conversion only: every call goes to [`Engine`].
+//!
+//! Calling convention (all integers are wasm `i32` except the clock's `i64`):
+//!
+//! 1. `gg_alloc(len) -> ptr` reserves `len` bytes; the host writes a UTF-8 string or index bytes
+//!    there and passes `(ptr, len)` to a call. Every `(ptr, len)` argument must lie inside one live
+//!    allocation, or the call fails with `invalid_argument` (never reads outside it). `(0, 0)` is an
+//!    empty argument (options left out). `gg_free(ptr)` releases an allocation (status 1 if `ptr`
+//!    is not one).
+//! 2. Calls return a status: `0` = ok, `1` = error. The result — the value as JSON on success, the
+//!    error `{"code","message"}` on failure — is at `gg_result_ptr()` for `gg_result_len()` bytes,
+//!    owned by the module and valid until the next call.
+//! 3. `gg_engine_new(config)` returns an engine handle (≥ 1), or 0 on error (the result holds it).
+//!
+//! | call | arguments | result JSON |
+//! |---|---|---|
+//! | `gg_abi_version()` | — | returns [`ABI_VERSION`] |
+//! | `gg_engine_new` | config JSON | returns the handle |
+//! | `gg_engine_free` | handle | `null` |
+//! | `gg_set_clock` | handle, ms: i64 | `null` |
+//! | `gg_add_instance` | handle, name, index bytes, options JSON | the index's meta |
+//! | `gg_remove_instance` | handle, name | `null` |
+//! | `gg_instances` | handle | `["name", …]` |
+//! | `gg_info` | handle, name | the index's meta |
+//! | `gg_ask` | handle, prompt, options JSON | the `ask` answer (as the CLI's `ask --jsonl`) |
+//! | `gg_search` | handle, instance, query, k | hits |
+//! | `gg_clear_session` | handle, session | `null` |
+//! | `gg_rules` | lang | the rules text as a JSON string |
+//!
+//! There is no clock import: an engine's clock stands at 0 ms until `gg_set_clock`, or a call
+//! passes `now_ms` in its options (session dedup needs one of them; the deadline gate never fires
+//! on a stopped clock). Single-threaded, like every wasm32-unknown-unknown module.
+
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use crate::engine::{AskOptions, Config, Engine, FixedClock, InstanceOptions};
+use crate::{Error, Result};
+
+/// Version of this calling convention; bumped on any incompatible change.
+pub const ABI_VERSION: u32 = 1;
+
+/// Status returned by a call that succeeded.
+const OK: i32 = 0;
+/// Status returned by a call that failed; the result holds the error.
+const FAILED: i32 = 1;
+
+#[derive(Default)]
+struct State {
+    /// Live allocations by start address; each buffer is at least one byte, so addresses differ.
+    allocs: BTreeMap<usize, Vec<u8>>,
+    /// Engines by handle − 1; `None` once freed (handles are never reused).
+    engines: Vec<Option<Engine>>,
+    /// The last call's result.
+    result: Vec<u8>,
+}
+
+thread_local! {
+    static STATE: RefCell<State> = RefCell::new(State::default());
+}
+
+impl State {
+    /// The bytes at `(ptr, len)`, which must lie inside one live allocation.
+    fn bytes(&self, ptr: usize, len: usize, what: &'static str) -> Result<&[u8]> {
+        if len == 0 {
+            return Ok(&[]);
+        }
+        let outside = || Error::invalid(what, format!("({ptr}, {len}) is not inside a gg_alloc allocation"));
+        let (&base, buf) = self.allocs.range(..=ptr).next_back().ok_or_else(outside)?;
+        let start = ptr - base;
+        let end = start.checked_add(len).ok_or_else(outside)?;
+        buf.get(start..end).ok_or_else(outside)
+    }
+
+    fn text(&self, ptr: usize, len: usize, what: &'static str) -> Result<&str> {
+        std::str::from_utf8(self.bytes(ptr, len, what)?)
+            .map_err(|e| Error::invalid(what, format!("not UTF-8: {e}")))
+    }
+
+    /// Options JSON; an empty argument gives the defaults.
+    fn options<T: DeserializeOwned + Default>(
+        &self,
+        ptr: usize,
+        len: usize,
+        what: &'static str,
+    ) -> Result<T> {
+        let bytes = self.bytes(ptr, len, what)?;
+        if bytes.is_empty() {
+            return Ok(T::default());
+        }
+        serde_json::from_slice(bytes).map_err(|e| Error::invalid(what, e.to_string()))
+    }
+
+    fn engine(&mut self, handle: u32) -> Result<&mut Engine> {
+        (handle as usize)
+            .checked_sub(1)
+            .and_then(|i| self.engines.get_mut(i))
+            .and_then(Option::as_mut)
+            .ok_or_else(|| Error::invalid("engine", format!("{handle} is not a live engine handle")))
+    }
+
+    fn set_result(&mut self, outcome: Result<Vec<u8>>) -> i32 {
+        let (status, bytes) = match outcome {
+            Ok(json) => (OK, json),
+            Err(e) => (FAILED, json(&e.report()).unwrap_or_default()),
+        };
+        self.result = bytes;
+        status
+    }
+}
+
+fn json<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>> {
+    serde_json::to_vec(value).map_err(|e| Error::invalid("result", e.to_string()))
+}
+
+/// Run one call against the state and store its result; returns the status.
+fn call(f: impl FnOnce(&mut State) -> Result<Vec<u8>>) -> i32 {
+    STATE.with(|s| {
+        let mut state = s.borrow_mut();
+        let outcome = f(&mut state);
+        state.set_result(outcome)
+    })
+}
+
+/// The calling convention's version ([`ABI_VERSION`]).
+#[unsafe(no_mangle)]
+pub extern "C" fn gg_abi_version() -> u32 {
+    ABI_VERSION
+}
+
+/// Reserve `len` bytes (zeroed) for the host to write into; returns their address, 0 if memory is
+/// exhausted.
+#[unsafe(no_mangle)]
+pub extern "C" fn gg_alloc(len: usize) -> usize {
+    let mut buf = Vec::new();
+    if buf.try_reserve_exact(len.max(1)).is_err() {
+        return 0;
+    }
+    buf.resize(len.max(1), 0);
+    let ptr = buf.as_ptr() as usize;
+    STATE.with(|s| s.borrow_mut().allocs.insert(ptr, buf));
+    ptr
+}
+
+/// Release an allocation made by [`gg_alloc`]; status 1 if `ptr` is not one.
+#[unsafe(no_mangle)]
+pub extern "C" fn gg_free(ptr: usize) -> i32 {
+    STATE.with(|s| if s.borrow_mut().allocs.remove(&ptr).is_some() { OK } else { FAILED })
+}
+
+/// Address of the last call's result.
+#[unsafe(no_mangle)]
+pub extern "C" fn gg_result_ptr() -> usize {
+    STATE.with(|s| s.borrow().result.as_ptr() as usize)
+}
+
+/// Length in bytes of the last call's result.
+#[unsafe(no_mangle)]
+pub extern "C" fn gg_result_len() -> usize {
+    STATE.with(|s| s.borrow().result.len())
+}
+
+/// A new engine from a config JSON (empty = defaults); its handle, or 0 on error.
+#[unsafe(no_mangle)]
+pub extern "C" fn gg_engine_new(config_ptr: usize, config_len: usize) -> u32 {
+    let mut handle = 0;
+    call(|st| {
+        let config: Config = st.options(config_ptr, config_len, "config")?;
+        let mut engine = Engine::new(config)?;
+        engine.set_clock(Box::new(FixedClock(0)));
+        st.engines.push(Some(engine));
+        handle = u32::try_from(st.engines.len()).map_err(|_| Error::invalid("engine", "too many engines"))?;
+        json(&handle)
+    });
+    handle
+}
+
+/// Drop an engine and everything it holds.
+#[unsafe(no_mangle)]
+pub extern "C" fn gg_engine_free(engine: u32) -> i32 {
+    call(|st| {
+        st.engine(engine)?;
+        st.engines[engine as usize - 1] = None;
+        json(&())
+    })
+}
+
+/// Stop the engine's clock at `ms` milliseconds since the Unix epoch.
+#[unsafe(no_mangle)]
+pub extern "C" fn gg_set_clock(engine: u32, ms: u64) -> i32 {
+    call(|st| {
+        st.engine(engine)?.set_clock(Box::new(FixedClock(ms)));
+        json(&())
+    })
+}
+
+/// Load an instance from index bytes; the result is the index's meta.
+#[unsafe(no_mangle)]
+pub extern "C" fn gg_add_instance(
+    engine: u32,
+    name_ptr: usize,
+    name_len: usize,
+    bytes_ptr: usize,
+    bytes_len: usize,
+    options_ptr: usize,
+    options_len: usize,
+) -> i32 {
+    call(|st| {
+        let name = st.text(name_ptr, name_len, "name")?.to_string();
+        let opts: InstanceOptions = st.options(options_ptr, options_len, "options")?;
+        let bytes = std::sync::Arc::<[u8]>::from(st.bytes(bytes_ptr, bytes_len, "index bytes")?);
+        let engine = st.engine(engine)?;
+        engine.add_instance(&name, bytes, opts)?;
+        json(engine.index(&name)?.meta())
+    })
+}
+
+/// Unload an instance.
+#[unsafe(no_mangle)]
+pub extern "C" fn gg_remove_instance(engine: u32, name_ptr: usize, name_len: usize) -> i32 {
+    call(|st| {
+        let name = st.text(name_ptr, name_len, "name")?.to_string();
+        st.engine(engine)?.remove_instance(&name)?;
+        json(&())
+    })
+}
+
+/// Loaded instance names.
+#[unsafe(no_mangle)]
+pub extern "C" fn gg_instances(engine: u32) -> i32 {
+    call(|st| json(&st.engine(engine)?.instance_names()))
+}
+
+/// An instance's meta (name, title, counts, settings).
+#[unsafe(no_mangle)]
+pub extern "C" fn gg_info(engine: u32, name_ptr: usize, name_len: usize) -> i32 {
+    call(|st| {
+        let name = st.text(name_ptr, name_len, "name")?.to_string();
+        json(st.engine(engine)?.index(&name)?.meta())
+    })
+}
+
+/// The `ask` answer for a prompt; options JSON `{session?, format?, now_ms?}` (empty = defaults).
+#[unsafe(no_mangle)]
+pub extern "C" fn gg_ask(
+    engine: u32,
+    prompt_ptr: usize,
+    prompt_len: usize,
+    options_ptr: usize,
+    options_len: usize,
+) -> i32 {
+    call(|st| {
+        let prompt = st.text(prompt_ptr, prompt_len, "prompt")?.to_string();
+        let opts: AskOptions = st.options(options_ptr, options_len, "options")?;
+        json(&st.engine(engine)?.ask(&prompt, &opts)?)
+    })
+}
+
+/// The best `k` hits of one instance for `query` (no gates).
+#[unsafe(no_mangle)]
+pub extern "C" fn gg_search(
+    engine: u32,
+    instance_ptr: usize,
+    instance_len: usize,
+    query_ptr: usize,
+    query_len: usize,
+    k: u32,
+) -> i32 {
+    call(|st| {
+        let instance = st.text(instance_ptr, instance_len, "instance")?.to_string();
+        let query = st.text(query_ptr, query_len, "query")?.to_string();
+        json(&st.engine(engine)?.search(&instance, &query, k as usize)?)
+    })
+}
+
+/// Forget what a session has been shown.
+#[unsafe(no_mangle)]
+pub extern "C" fn gg_clear_session(engine: u32, session_ptr: usize, session_len: usize) -> i32 {
+    call(|st| {
+        let session = st.text(session_ptr, session_len, "session")?.to_string();
+        st.engine(engine)?.clear_session(&session);
+        json(&())
+    })
+}
+
+/// The delivery rules for an agent's instructions (`ko` or `en`), as a JSON string.
+#[unsafe(no_mangle)]
+pub extern "C" fn gg_rules(lang_ptr: usize, lang_len: usize) -> i32 {
+    call(|st| json(crate::deliver::rules::rules(st.text(lang_ptr, lang_len, "lang")?)?))
+}
+
+#[cfg(test)]
+mod tests {
+    //! The ABI called natively, as a host would: through allocations and results only.
+
+    use super::*;
+
+    /// Copy `bytes` into a fresh allocation, as a host writes into linear memory.
+    fn put(bytes: &[u8]) -> (usize, usize) {
+        let ptr = gg_alloc(bytes.len());
+        STATE.with(|s| s.borrow_mut().allocs.get_mut(&ptr).unwrap()[..bytes.len()].copy_from_slice(bytes));
+        (ptr, bytes.len())
+    }
+
+    fn result() -> serde_json::Value {
+        STATE.with(|s| {
+            let st = s.borrow();
+            assert_eq!(st.result.as_ptr() as usize, gg_result_ptr());
+            assert_eq!(st.result.len(), gg_result_len());
+            serde_json::from_slice(&st.result).unwrap()
+        })
+    }
+
+    fn fixture() -> Vec<u8> {
+        std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/v1/excerpts.ggi")).unwrap()
+    }
+
+    #[test]
+    fn a_host_session_end_to_end() {
+        assert_eq!(gg_abi_version(), 1);
+        let cfg = put(br#"{"top_k":3}"#);
+        let h = gg_engine_new(cfg.0, cfg.1);
+        assert!(h >= 1, "{}", result());
+        let name = put(b"x");
+        let idx = put(&fixture());
+        let opts = put(br#"{"sufficiency":0}"#);
+        assert_eq!(gg_add_instance(h, name.0, name.1, idx.0, idx.1, opts.0, opts.1), OK, "{}", result());
+        assert_eq!(result()["name"], "excerpts");
+        assert_eq!(gg_free(idx.0), OK);
+        assert_eq!(gg_instances(h), OK);
+        assert_eq!(result(), serde_json::json!(["x"]));
+
+        let prompt = put("대한민국의 주권은 누구에게 있나요? #x".as_bytes());
+        assert_eq!(gg_ask(h, prompt.0, prompt.1, 0, 0), OK, "{}", result());
+        let answer = result();
+        assert_eq!(answer["route"], "push", "{answer}");
+        assert_eq!(answer["evidence"][0]["article"], "제1조", "{answer}");
+        let q = put("거주 이전의 자유".as_bytes());
+        assert_eq!(gg_search(h, name.0, name.1, q.0, q.1, 2), OK);
+        assert_eq!(result()[0]["article"], "제14조");
+
+        let lang = put(b"ko");
+        assert_eq!(gg_rules(lang.0, lang.1), OK);
+        assert!(result().as_str().unwrap().contains("근거"));
+        assert_eq!(gg_remove_instance(h, name.0, name.1), OK);
+        assert_eq!(gg_engine_free(h), OK);
+        assert_eq!(gg_instances(h), FAILED);
+        assert_eq!(result()["code"], "invalid_argument");
+    }
+
+    #[test]
+    fn bad_arguments_are_typed_errors() {
+        let h = gg_engine_new(0, 0);
+        assert!(h >= 1);
+        let buf = put(b"abc");
+        // Past the end of an allocation, before any allocation, an unknown handle, bad UTF-8.
+        assert_eq!(gg_ask(h, buf.0, 4, 0, 0), FAILED);
+        assert!(result()["message"].as_str().unwrap().contains("gg_alloc"));
+        assert_eq!(gg_ask(h, 8, 1, 0, 0), FAILED);
+        assert_eq!(gg_ask(h, buf.0 + 1, usize::MAX, 0, 0), FAILED);
+        assert_eq!(gg_ask(999, buf.0, 3, 0, 0), FAILED);
+        assert_eq!(gg_ask(0, buf.0, 3, 0, 0), FAILED);
+        let bad = put(&[0xff, 0xfe]);
+        assert_eq!(gg_ask(h, bad.0, bad.1, 0, 0), FAILED);
+        assert!(result()["message"].as_str().unwrap().contains("UTF-8"));
+        // Bad options, corrupt index bytes, unknown instance, double free.
+        let opts = put(br#"{"sesion":"a"}"#);
+        assert_eq!(gg_ask(h, buf.0, buf.1, opts.0, opts.1), FAILED);
+        assert_eq!(result()["code"], "invalid_argument");
+        let name = put(b"y");
+        let idx = fixture();
+        let half = put(&idx[..idx.len() / 2]);
+        assert_eq!(gg_add_instance(h, name.0, name.1, half.0, half.1, 0, 0), FAILED);
+        assert_eq!(result()["code"], "truncated");
+        assert_eq!(gg_add_instance(h, name.0, name.1, buf.0, buf.1, 0, 0), FAILED);
+        assert_eq!(result()["code"], "bad_magic");
+        assert_eq!(gg_info(h, name.0, name.1), FAILED);
+        assert_eq!(gg_free(buf.0), OK);
+        assert_eq!(gg_free(buf.0), FAILED);
+        let cfg = put(br#"{"top_k":"many"}"#);
+        assert_eq!(gg_engine_new(cfg.0, cfg.1), 0);
+        assert_eq!(result()["code"], "invalid_argument");
+    }
+
+    #[test]
+    fn zero_length_allocations_have_distinct_addresses() {
+        let a = gg_alloc(0);
+        let b = gg_alloc(0);
+        assert_ne!(a, b);
+        assert!(a != 0 && b != 0);
+        assert_eq!(gg_free(a), OK);
+        assert_eq!(gg_free(b), OK);
+    }
+}
