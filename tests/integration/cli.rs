@@ -172,3 +172,56 @@ fn rules_and_route_eval() {
     assert!(text.contains("polite requests → question 2/2"), "{text}");
     assert!(text.contains("sentences routed push: 0"), "{text}");
 }
+
+#[test]
+fn chunks_lists_every_chunk_with_its_citation() {
+    let idx = excerpt_index_file("chunks.ggi");
+    let out = groundgate(&["chunks", "--index", idx.to_str().expect("path")], "");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let lines: Vec<Value> = String::from_utf8(out.stdout)
+        .expect("utf8")
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("json"))
+        .collect();
+    let index = groundgate::Index::open(crate::util::excerpt_index()).expect("open");
+    assert_eq!(lines.len() as u32, index.chunk_count());
+    for (i, l) in lines.iter().enumerate() {
+        assert_eq!(l["chunk"], i);
+        let keys: Vec<&str> = l.as_object().expect("object").keys().map(String::as_str).collect();
+        assert_eq!(keys.len(), HIT_KEYS.len() - 2, "{keys:?}");
+        assert_eq!(l["text"], index.chunk(i as u32).expect("chunk").text.as_str());
+    }
+    // The search fixture's 제14조 hit is the same chunk, with the same citation.
+    let search = groundgate(
+        &["search", "--index", idx.to_str().expect("path"), "--k", "1", "--jsonl"],
+        "{\"id\":1,\"query\":\"거주 이전의 자유\"}\n",
+    );
+    let hit: Value = serde_json::from_slice(&search.stdout).expect("json");
+    let hit = &hit["hits"][0];
+    let line = &lines[hit["chunk"].as_u64().expect("chunk") as usize];
+    for key in &HIT_KEYS[3..] {
+        assert_eq!(line[key], hit[key], "{key}");
+    }
+}
+
+#[test]
+fn timings_go_to_stderr_and_leave_stdout_alone() {
+    let idx = excerpt_index_file("timings.ggi");
+    let p = idx.to_str().expect("path");
+    let input = "{\"id\":1,\"query\":\"대한민국 주권\"}\n{\"id\":2,\"query\":\"거주 이전\"}\n";
+    let plain = groundgate(&["search", "--index", p, "--jsonl"], input);
+    let timed = groundgate(&["search", "--index", p, "--jsonl", "--timings"], input);
+    assert_eq!(plain.stdout, timed.stdout);
+    let t: Value = serde_json::from_slice(&timed.stderr).expect("json");
+    assert_eq!(t["timings"]["calls"], 2);
+    let asked = groundgate(
+        &["ask", "--index", p, "--jsonl", "--timings", "--now", "0"],
+        "{\"id\":1,\"prompt\":\"대한민국의 주권은?\"}\n",
+    );
+    assert!(asked.status.success());
+    let t: Value = serde_json::from_slice(&asked.stderr).expect("json");
+    assert_eq!(t["timings"]["calls"], 1);
+    assert!(t["timings"]["median_us"].as_f64().expect("median") > 0.0);
+    // --timings needs --jsonl.
+    assert!(!groundgate(&["search", "--index", p, "--timings", "x"], "").status.success());
+}

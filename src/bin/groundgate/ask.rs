@@ -9,12 +9,15 @@ use groundgate::{Answer, AskOptions, Config, Engine, Error, ErrorReport, Instanc
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::timings::Timings;
+
 /// Options of `groundgate ask`.
 pub struct Args {
     pub indexes: Vec<PathBuf>,
     pub session: Option<String>,
     pub format: Format,
     pub jsonl: bool,
+    pub timings: bool,
     pub config: Option<PathBuf>,
     pub now: Option<u64>,
     pub prompt: Vec<String>,
@@ -68,6 +71,7 @@ pub fn run(a: Args) -> Result<(), Box<dyn std::error::Error>> {
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     if a.jsonl {
+        let mut clock = Timings::default();
         for (n, line) in std::io::stdin().lock().lines().enumerate() {
             let line = line?;
             if line.trim().is_empty() {
@@ -80,7 +84,13 @@ pub fn run(a: Args) -> Result<(), Box<dyn std::error::Error>> {
                         v.get("session").and_then(Value::as_str).map(str::to_string).or(a.session.clone());
                     let opts = AskOptions { session, format: a.format, now_ms: None };
                     let r = match v.get("prompt").and_then(Value::as_str) {
-                        Some(p) => engine.ask(p, &opts),
+                        // Timed with serialization, as a host receives the answer.
+                        Some(p) => clock.time(|| {
+                            engine.ask(p, &opts).map(|answer| {
+                                let json = serde_json::to_string(&Line { id: &id, answer: &answer });
+                                (answer, json)
+                            })
+                        }),
                         None => Err(Error::invalid("prompt", "each line needs a string \"prompt\"")),
                     };
                     (id, r)
@@ -89,11 +99,14 @@ pub fn run(a: Args) -> Result<(), Box<dyn std::error::Error>> {
                     (Value::Null, Err(Error::invalid("line", format!("line {} is not JSON: {e}", n + 1))))
                 }
             };
-            let text = match &result {
-                Ok(answer) => serde_json::to_string(&Line { id: &id, answer })?,
+            let text = match result {
+                Ok((_, json)) => json?,
                 Err(e) => serde_json::to_string(&ErrorLine { id: &id, error: e.report() })?,
             };
             writeln!(out, "{text}")?;
+        }
+        if a.timings {
+            eprintln!("{}", clock.summary());
         }
         return Ok(());
     }

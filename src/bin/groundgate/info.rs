@@ -3,6 +3,7 @@
 use std::path::Path;
 
 use groundgate::Index;
+use groundgate::corpus::Citation;
 use groundgate::index::format;
 
 pub fn run(path: &Path) -> Result<(), Box<dyn std::error::Error>> {
@@ -29,5 +30,29 @@ pub fn run(path: &Path) -> Result<(), Box<dyn std::error::Error>> {
     }
     index.verify()?;
     println!("checksums     ok ({} bytes)", bytes.len());
+    Ok(())
+}
+
+/// `groundgate chunks`: every chunk with its citation, one JSON line each.
+pub fn chunks(path: &Path) -> Result<(), Box<dyn std::error::Error>> {
+    use std::io::Write;
+
+    #[derive(serde::Serialize)]
+    struct Line<'a> {
+        chunk: u32,
+        #[serde(flatten)]
+        cite: &'a Citation,
+        text: &'a str,
+    }
+
+    let bytes = std::fs::read(path)?;
+    let index = Index::open(&bytes[..])?;
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    for id in 0..index.chunk_count() {
+        let chunk = index.chunk(id)?;
+        let cite = Citation::new(index.source(chunk.source)?, chunk.location);
+        writeln!(out, "{}", serde_json::to_string(&Line { chunk: id, cite: &cite, text: &chunk.text })?)?;
+    }
     Ok(())
 }

@@ -9,6 +9,7 @@ mod calibrate;
 mod info;
 mod route;
 mod search;
+mod timings;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -48,6 +49,9 @@ enum Command {
         /// Read `{"id", "query"}` lines on stdin, write one `{"id", "hits"}` line each.
         #[arg(long)]
         jsonl: bool,
+        /// With --jsonl: print per-query time (median, p95) on stderr at the end.
+        #[arg(long, requires = "jsonl")]
+        timings: bool,
         /// Query words (without --jsonl).
         query: Vec<String>,
     },
@@ -65,6 +69,9 @@ enum Command {
         /// Read `{"id", "prompt", "session"?}` lines on stdin, write one answer line each.
         #[arg(long)]
         jsonl: bool,
+        /// With --jsonl: print per-prompt time (median, p95) on stderr at the end.
+        #[arg(long, requires = "jsonl")]
+        timings: bool,
         /// Engine settings (TOML: max_prompt_chars, min_words, top_k, instance_budget, total_budget,
         /// min_coverage, deadline_ms, tag_prefix, dedup_window_ms).
         #[arg(long)]
@@ -113,6 +120,13 @@ enum Command {
         /// A file of `ask --jsonl` output lines.
         logfile: PathBuf,
     },
+    /// Write every chunk of an index with its citation as JSON Lines `{"chunk", "source", "title",
+    /// "page", "article", "section", "heading", "date", "link", "text"}` (e.g. to feed another engine).
+    Chunks {
+        /// The index file.
+        #[arg(long)]
+        index: PathBuf,
+    },
     /// Print an index's settings, counts and section sizes; check its checksums.
     Info {
         /// The index file.
@@ -125,9 +139,10 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Build { manifest, out, quiet } => build::run(&manifest, &out, quiet),
-        Command::Search { index, k, jsonl, query } => search::run(&index, k, jsonl, &query),
+        Command::Search { index, k, jsonl, timings, query } => search::run(&index, k, jsonl, timings, &query),
         Command::Info { index } => info::run(&index),
-        Command::Ask { index, session, format, jsonl, config, now, prompt } => ask::run(ask::Args {
+        Command::Chunks { index } => info::chunks(&index),
+        Command::Ask { index, session, format, jsonl, timings, config, now, prompt } => ask::run(ask::Args {
             indexes: index,
             session,
             format: if format == "detailed" {
@@ -136,6 +151,7 @@ fn main() -> ExitCode {
                 groundgate::deliver::Format::Short
             },
             jsonl,
+            timings,
             config,
             now,
             prompt,

@@ -8,6 +8,8 @@ use groundgate::{Error, ErrorReport, Index};
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::timings::Timings;
+
 /// One output line; fields in contract order.
 #[derive(Serialize)]
 #[serde(untagged)]
@@ -22,12 +24,19 @@ impl Reply {
     }
 }
 
-pub fn run(path: &Path, k: usize, jsonl: bool, words: &[String]) -> Result<(), Box<dyn std::error::Error>> {
+pub fn run(
+    path: &Path,
+    k: usize,
+    jsonl: bool,
+    timings: bool,
+    words: &[String],
+) -> Result<(), Box<dyn std::error::Error>> {
     let bytes = std::fs::read(path)?;
     let index = Index::open(&bytes[..])?;
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     if jsonl {
+        let mut clock = Timings::default();
         for (n, line) in std::io::stdin().lock().lines().enumerate() {
             let line = line?;
             if line.trim().is_empty() {
@@ -37,7 +46,7 @@ pub fn run(path: &Path, k: usize, jsonl: bool, words: &[String]) -> Result<(), B
                 Ok(v) => {
                     let id = v.get("id").cloned().unwrap_or(Value::Null);
                     match v.get("query").and_then(Value::as_str) {
-                        Some(q) => match search::search(&index, q, k) {
+                        Some(q) => match clock.time(|| search::search(&index, q, k)) {
                             Ok(hits) => Reply::Hits { id, hits },
                             Err(e) => Reply::error(id, &e),
                         },
@@ -52,6 +61,9 @@ pub fn run(path: &Path, k: usize, jsonl: bool, words: &[String]) -> Result<(), B
                 ),
             };
             writeln!(out, "{}", serde_json::to_string(&reply)?)?;
+        }
+        if timings {
+            eprintln!("{}", clock.summary());
         }
         return Ok(());
     }
