@@ -43,17 +43,22 @@ fn packed_len(n: usize, bits: u8) -> usize {
     (n * bits as usize).div_ceil(8)
 }
 
-fn unpack(bytes: &[u8], n: usize, bits: u8, out: &mut Vec<u32>) {
-    let mut acc: u64 = 0;
-    let mut filled = 0u32;
-    let mut it = bytes.iter();
+/// Unpack `out.len()` values of `bits` bits each (missing bytes read as 0; the caller checks
+/// lengths). Fills a fixed buffer: no per-value capacity checks in the hot loop.
+fn unpack(bytes: &[u8], bits: u8, out: &mut [u32]) {
+    if bits == 0 {
+        out.fill(0);
+        return;
+    }
     let mask = if bits == 32 { u32::MAX as u64 } else { (1u64 << bits) - 1 };
-    for _ in 0..n {
+    let (mut acc, mut filled, mut at) = (0u64, 0u32, 0usize);
+    for slot in out {
         while filled < bits as u32 {
-            acc |= (*it.next().unwrap_or(&0) as u64) << filled;
+            acc |= (bytes.get(at).copied().unwrap_or(0) as u64) << filled;
+            at += 1;
             filled += 8;
         }
-        out.push((acc & mask) as u32);
+        *slot = (acc & mask) as u32;
         acc >>= bits;
         filled -= bits as u32;
     }
@@ -83,13 +88,25 @@ pub fn encode(docs: &[u32], tfs: &[u32], out: &mut Vec<u8>) {
 
 /// Decode `df` postings from exactly `bytes`, calling `f(chunk, tf)` for each, in order.
 /// Chunk ids must stay below `n_chunks`.
-pub fn decode(bytes: &[u8], df: usize, n_chunks: u32, mut f: impl FnMut(u32, u32)) -> Result<()> {
+pub fn decode(bytes: &[u8], df: usize, n_chunks: u32, f: impl FnMut(u32, u32)) -> Result<()> {
+    decode_upto(bytes, df, n_chunks, u32::MAX, f)
+}
+
+/// [`decode`], stopping at the end of the block that passes chunk `upto` (for callers that want
+/// a few known chunks: the rest of the list is not read, nor its length checked).
+pub fn decode_upto(
+    bytes: &[u8],
+    df: usize,
+    n_chunks: u32,
+    upto: u32,
+    mut f: impl FnMut(u32, u32),
+) -> Result<()> {
     let err = |d: String| Error::corrupt("postings", d);
     let mut at = 0usize;
     let mut left = df;
     let mut next: u64 = 0; // next allowed chunk id
-    let mut gaps = Vec::with_capacity(BLOCK);
-    let mut tf1 = Vec::with_capacity(BLOCK);
+    let mut gaps = [0u32; BLOCK];
+    let mut tf1 = [0u32; BLOCK];
     while left > 0 {
         let n = left.min(BLOCK);
         let (db, tb) = match bytes.get(at..at + 2) {
@@ -104,11 +121,9 @@ pub fn decode(bytes: &[u8], df: usize, n_chunks: u32, mut f: impl FnMut(u32, u32
         let dbytes = bytes.get(at..at + dl).ok_or_else(|| err("gap bytes cut short".into()))?;
         let tbytes = bytes.get(at + dl..at + dl + tl).ok_or_else(|| err("tf bytes cut short".into()))?;
         at += dl + tl;
-        gaps.clear();
-        tf1.clear();
-        unpack(dbytes, n, db, &mut gaps);
-        unpack(tbytes, n, tb, &mut tf1);
-        for (&g, &t) in gaps.iter().zip(&tf1) {
+        unpack(dbytes, db, &mut gaps[..n]);
+        unpack(tbytes, tb, &mut tf1[..n]);
+        for (&g, &t) in gaps[..n].iter().zip(&tf1[..n]) {
             let doc = next + g as u64;
             if doc >= n_chunks as u64 {
                 return Err(err(format!("chunk id {doc} ≥ chunk count {n_chunks}")));
@@ -117,6 +132,9 @@ pub fn decode(bytes: &[u8], df: usize, n_chunks: u32, mut f: impl FnMut(u32, u32
             next = doc + 1;
         }
         left -= n;
+        if next > upto as u64 {
+            return Ok(());
+        }
     }
     if at != bytes.len() {
         return Err(err(format!("list uses {at} of its {} bytes", bytes.len())));
@@ -167,5 +185,20 @@ mod tests {
         extra.push(0);
         assert!(decode(&extra, 3, 10, |_, _| {}).is_err());
         assert!(decode(&[40, 0, 0], 1, 10, |_, _| {}).is_err());
+    }
+
+    #[test]
+    fn decode_upto_stops_after_the_block_that_passes_the_bound() {
+        let docs: Vec<u32> = (0..1000).map(|i| i * 3).collect();
+        let tfs = vec![1; docs.len()];
+        let mut buf = Vec::new();
+        encode(&docs, &tfs, &mut buf);
+        let mut got = Vec::new();
+        decode_upto(&buf, docs.len(), u32::MAX, 400, |d, _| got.push(d)).unwrap();
+        // 400 lies in the second block (chunks 384…765): both blocks, nothing after.
+        assert_eq!(got, docs[..2 * BLOCK]);
+        let mut all = Vec::new();
+        decode_upto(&buf, docs.len(), u32::MAX, u32::MAX, |d, _| all.push(d)).unwrap();
+        assert_eq!(all, docs);
     }
 }

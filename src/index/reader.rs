@@ -180,6 +180,12 @@ impl<D: AsRef<[u8]> + Clone> Index<D> {
         postings::decode(bytes, info.df as usize, self.meta.chunks, f)
     }
 
+    /// [`Index::postings`] up to chunk `upto` (see [`postings::decode_upto`]).
+    pub fn postings_upto(&self, info: &TermInfo, upto: u32, f: impl FnMut(u32, u32)) -> Result<()> {
+        let bytes = self.section(SectionId::Postings).get(info.start..info.end).unwrap_or(&[]);
+        postings::decode_upto(bytes, info.df as usize, self.meta.chunks, upto, f)
+    }
+
     /// Length of chunk `id` in terms.
     pub fn doc_len(&self, id: u32) -> Result<u16> {
         let b = self.section(SectionId::DocLens);
@@ -188,6 +194,12 @@ impl<D: AsRef<[u8]> + Clone> Index<D> {
             Some(x) => Ok(u16::from_le_bytes([x[0], x[1]])),
             None => Err(Error::corrupt("doc_lens", format!("chunk {id} out of range"))),
         }
+    }
+
+    /// The chunk-length section: chunk `i`'s length in terms is the u16 LE at byte `2 i` (bounds
+    /// are the caller's to check; [`Index::doc_len`] does).
+    pub fn doc_lens_bytes(&self) -> &[u8] {
+        self.section(SectionId::DocLens)
     }
 
     /// All chunk lengths, in chunk order (one pass over the section).

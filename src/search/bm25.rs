@@ -40,6 +40,7 @@ pub fn idf(n_docs: u32, df: u32) -> f32 {
 /// `idf · tf · (k1 + 1) / (tf + k1 · (1 − b + b · dl / avgdl))`.
 ///
 /// Uses only +, ·, / on f32, so it gives the same bits natively and in wasm.
+#[inline(always)]
 pub fn term_score(p: Bm25Params, idf: f32, tf: u32, doc_len: f32, avg_len: f32) -> f32 {
     let tf = tf as f32;
     let norm = if avg_len > 0.0 { doc_len / avg_len } else { 1.0 };

@@ -76,34 +76,40 @@ pub fn top_k<D: AsRef<[u8]> + Clone>(index: &Index<D>, terms: &[String], k: usiz
     let (p, avg) = (meta.bm25, meta.avg_len());
     let mut acc = vec![0f32; meta.chunks as usize];
     let mut touched: Vec<u32> = Vec::new();
+    // Looked up once per query, not per posting (the hot loop).
+    let lens = index.doc_lens_bytes();
     for t in terms {
         let Some(info) = index.term(t)? else { continue };
-        let mut err = None;
+        let mut missing = None;
         index.postings(&info, |doc, tf| {
-            let dl = match index.doc_len(doc) {
-                Ok(v) => v as f32,
-                Err(e) => {
-                    err.get_or_insert(e);
-                    return;
-                }
+            let at = 2 * doc as usize;
+            let Some(&[lo, hi]) = lens.get(at..at + 2) else {
+                missing.get_or_insert(doc);
+                return;
             };
             let slot = &mut acc[doc as usize];
             if *slot == 0.0 {
                 touched.push(doc);
             }
-            *slot += bm25::term_score(p, info.idf, tf, dl, avg);
+            *slot += bm25::term_score(p, info.idf, tf, u16::from_le_bytes([lo, hi]) as f32, avg);
         })?;
-        if let Some(e) = err {
-            return Err(e);
+        if let Some(doc) = missing {
+            return Err(Error::corrupt("doc_lens", format!("chunk {doc} out of range")));
         }
     }
-    let mut scored: Vec<Scored> = touched
-        .into_iter()
-        .map(|c| Scored { chunk: c, score: acc[c as usize] })
-        .filter(|s| s.score > 0.0)
-        .collect();
-    scored.sort_unstable_by(|a, b| b.score.total_cmp(&a.score).then(a.chunk.cmp(&b.chunk)));
-    scored.truncate(k);
+    // Best first, ties by chunk id: a total order. The k best are kept sorted as they come
+    // (binary insertion; k is small), which gives exactly what a full sort would.
+    let order = |a: &Scored, b: &Scored| b.score.total_cmp(&a.score).then(a.chunk.cmp(&b.chunk));
+    let mut scored: Vec<Scored> = Vec::with_capacity(k + 1);
+    for chunk in touched {
+        let s = Scored { chunk, score: acc[chunk as usize] };
+        if s.score <= 0.0 || scored.len() == k && scored.last().is_some_and(|w| order(&s, w).is_ge()) {
+            continue;
+        }
+        let at = scored.partition_point(|b| order(b, &s).is_lt());
+        scored.insert(at, s);
+        scored.truncate(k);
+    }
     Ok(scored)
 }
 
@@ -150,10 +156,11 @@ pub fn explain<D: AsRef<[u8]> + Clone>(
     let meta = index.meta();
     let (p, avg) = (meta.bm25, meta.avg_len());
     let mut out: Vec<Vec<TermScore>> = vec![Vec::new(); chunks.len()];
+    let Some(&last) = chunks.iter().max() else { return Ok(out) };
     for t in terms {
         let Some(info) = index.term(t)? else { continue };
         let mut found: Vec<(usize, u32)> = Vec::new();
-        index.postings(&info, |doc, tf| {
+        index.postings_upto(&info, last, |doc, tf| {
             if let Some(i) = chunks.iter().position(|&c| c == doc) {
                 found.push((i, tf));
             }
