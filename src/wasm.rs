@@ -92,6 +92,20 @@ fn from_js<T: serde::de::DeserializeOwned + Default>(
     serde_json::from_str(&json).map_err(|e| js_error(Error::invalid(what, e.to_string())))
 }
 
+/// Copy index bytes from JS straight into the engine's shared buffer: one copy, not two (a `&[u8]`
+/// argument would be copied into wasm memory first, then into the `Arc`).
+fn shared_bytes(bytes: &js_sys::Uint8Array) -> Arc<[u8]> {
+    let zeroed = Arc::<[u8]>::new_zeroed_slice(bytes.length() as usize);
+    // SAFETY: all-zero bytes are valid `u8`s.
+    let mut shared = unsafe { zeroed.assume_init() };
+    match Arc::get_mut(&mut shared) {
+        Some(dst) => bytes.copy_to(dst),
+        // Unreachable (the Arc was just made); copy the slow way rather than fail.
+        None => shared = Arc::from(bytes.to_vec()),
+    }
+    shared
+}
+
 /// The host's clock (`Date.now()`).
 struct JsClock;
 
@@ -135,11 +149,11 @@ impl WasmEngine {
     pub fn add_instance(
         &mut self,
         name: &str,
-        bytes: &[u8],
+        bytes: &js_sys::Uint8Array,
         #[wasm_bindgen(unchecked_optional_param_type = "InstanceOptions")] options: JsValue,
     ) -> Result<(), JsValue> {
         let opts: InstanceOptions = from_js(options, "options")?;
-        self.engine.add_instance(name, Arc::<[u8]>::from(bytes), opts).map_err(js_error)
+        self.engine.add_instance(name, shared_bytes(bytes), opts).map_err(js_error)
     }
 
     /// Unload an instance.
@@ -216,8 +230,8 @@ pub struct WasmIndex {
 impl WasmIndex {
     /// Open index bytes (copied once into wasm memory; not decoded).
     #[wasm_bindgen(constructor)]
-    pub fn new(bytes: &[u8]) -> Result<WasmIndex, JsValue> {
-        Index::open(Arc::<[u8]>::from(bytes)).map(|index| WasmIndex { index }).map_err(js_error)
+    pub fn new(bytes: &js_sys::Uint8Array) -> Result<WasmIndex, JsValue> {
+        Index::open(shared_bytes(bytes)).map(|index| WasmIndex { index }).map_err(js_error)
     }
 
     /// Check every section's checksum; throws on corruption.

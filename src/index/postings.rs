@@ -44,7 +44,8 @@ fn packed_len(n: usize, bits: u8) -> usize {
 }
 
 /// Unpack `out.len()` values of `bits` bits each (missing bytes read as 0; the caller checks
-/// lengths). Fills a fixed buffer: no per-value capacity checks in the hot loop.
+/// lengths). Fills a fixed buffer: no per-value capacity checks in the hot loop. (Measured in
+/// wasm: this byte loop beats reading a u64 per value.)
 fn unpack(bytes: &[u8], bits: u8, out: &mut [u32]) {
     if bits == 0 {
         out.fill(0);
