@@ -7,7 +7,7 @@
 //! that overran its deadline; skip chunks this session has already been shown. Every step is
 //! recorded in the answer's decision log.
 
-use std::collections::{BTreeSet, HashSet};
+use std::collections::HashSet;
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
@@ -456,7 +456,7 @@ impl Engine {
             ilog.scores = chosen.iter().map(|s| search::round4(s.score)).collect();
             let ids: Vec<u32> = chosen.iter().map(|s| s.chunk).collect();
             let explained = search::explain(&inst.index, &terms, &ids)?;
-            let matched: BTreeSet<&str> = explained.iter().flatten().map(|t| t.term.as_str()).collect();
+            let matched: HashSet<&str> = explained.iter().flatten().map(|t| t.term.as_str()).collect();
             let top = scored.first().map_or(0.0, |s| search::round4(s.score));
             let n_chunks = inst.index.chunk_count();
             // A word the corpus does not know: a foreign topic word (rust, kubernetes) weighs the

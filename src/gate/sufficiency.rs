@@ -8,7 +8,7 @@
 //! word's vote is weighted by its IDF in the instance, so that an off-topic prompt sharing only
 //! common words (error, file, 사용) with a large corpus does not look covered.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::HashSet;
 
 use serde::{Deserialize, Serialize};
 
@@ -33,19 +33,21 @@ pub struct Sufficiency {
 /// `matched`, each word weighted by `weight` of its most informative term (IDF: a word the corpus
 /// does not know weighs most, so an off-topic prompt that shares only common words with the corpus
 /// covers little). With a constant weight this is the plain fraction of words covered.
-pub fn coverage(query: &[Token], matched: &BTreeSet<&str>, weight: impl Fn(&str) -> f64) -> f64 {
-    let mut words: BTreeMap<u32, (f64, bool)> = BTreeMap::new();
+pub fn coverage(query: &[Token], matched: &HashSet<&str>, weight: impl Fn(&str) -> f64) -> f64 {
+    // Indexed by word number, so the sums run in word order (deterministic bits).
+    let n = query.iter().map(|t| t.word as usize + 1).max().unwrap_or(0);
+    let mut words: Vec<Option<(f64, bool)>> = vec![None; n];
     for t in query {
         let w = weight(&t.term);
-        let e = words.entry(t.word).or_insert((0.0, false));
+        let e = words[t.word as usize].get_or_insert((0.0, false));
         e.0 = e.0.max(w);
         e.1 |= matched.contains(t.term.as_str());
     }
-    let total: f64 = words.values().map(|(w, _)| w).sum();
+    let total: f64 = words.iter().flatten().map(|(w, _)| w).sum();
     if total <= 0.0 {
         return 0.0;
     }
-    words.values().filter(|(_, c)| *c).map(|(w, _)| w).sum::<f64>() / total
+    words.iter().flatten().filter(|(_, c)| *c).map(|(w, _)| w).sum::<f64>() / total
 }
 
 /// Judge a search result.
@@ -69,14 +71,14 @@ mod tests {
     #[test]
     fn coverage_counts_words_not_bigrams() {
         let q = Analyzer::default().analyze("연구개발비 정산 python");
-        let m: BTreeSet<&str> = ["연구", "구개"].into_iter().collect();
+        let m: HashSet<&str> = ["연구", "구개"].into_iter().collect();
         assert!((coverage(&q, &m, |_| 1.0) - 1.0 / 3.0).abs() < 1e-9);
-        let m: BTreeSet<&str> = ["정산", "python"].into_iter().collect();
+        let m: HashSet<&str> = ["정산", "python"].into_iter().collect();
         assert!((coverage(&q, &m, |_| 1.0) - 2.0 / 3.0).abs() < 1e-9);
         assert_eq!(coverage(&[], &m, |_| 1.0), 0.0);
         // Weighted: covering only the common word counts for little.
         let w = |t: &str| if t == "python" { 9.0 } else { 1.0 };
-        let m: BTreeSet<&str> = ["정산"].into_iter().collect();
+        let m: HashSet<&str> = ["정산"].into_iter().collect();
         assert!((coverage(&q, &m, w) - 1.0 / 11.0).abs() < 1e-9);
     }
 

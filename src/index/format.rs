@@ -24,7 +24,10 @@ pub const MAGIC: [u8; 8] = [0x89, b'G', b'G', b'I', b'\r', b'\n', 0x1A, b'\n'];
 /// Compatibility policy: a reader accepts versions `MIN_VERSION..=VERSION`. Adding a section is
 /// backwards compatible (no bump: readers skip unknown ids); changing the bytes of an existing
 /// section bumps the version. Old versions are frozen as fixtures in `tests/fixtures/`.
-pub const VERSION: u32 = 1;
+///
+/// History: 1 — chunk text stored as plain UTF-8; 2 — chunk text in LZ4 blocks
+/// ([`text`](super::text)).
+pub const VERSION: u32 = 2;
 /// The oldest format version this build reads.
 pub const MIN_VERSION: u32 = 1;
 
@@ -49,7 +52,7 @@ pub enum SectionId {
     DocLens = 5,
     /// Per chunk: nine u32 fields (see [`records`](super::records)).
     Chunks = 6,
-    /// The chunk texts, concatenated UTF-8.
+    /// The chunk texts: concatenated UTF-8 (v1), LZ4 blocks (v2; see [`text`](super::text)).
     Text = 7,
     /// The string table (see [`strings`](super::strings)).
     Strings = 8,
@@ -125,8 +128,18 @@ pub fn crc32(bytes: &[u8]) -> u32 {
     h.finalize()
 }
 
-/// Frame sections into a file. Sections are laid out in the order given.
+/// Frame sections into a file of the current [`VERSION`]. Sections are laid out in the order given.
 pub fn write(sections: &[(SectionId, Vec<u8>)]) -> Vec<u8> {
+    write_version(VERSION, sections)
+}
+
+/// The format version of bytes that [`read_table`] accepted.
+pub fn version(bytes: &[u8]) -> u32 {
+    read_u32(bytes, 8).unwrap_or(0)
+}
+
+/// [`write`] with an explicit version (to rewrite an older file without changing its layout).
+pub fn write_version(version: u32, sections: &[(SectionId, Vec<u8>)]) -> Vec<u8> {
     let table_len = ENTRY_LEN * sections.len();
     let mut offset = HEADER_LEN + table_len;
     let mut table = Vec::with_capacity(table_len);
@@ -139,7 +152,7 @@ pub fn write(sections: &[(SectionId, Vec<u8>)]) -> Vec<u8> {
     }
     let mut out = Vec::with_capacity(offset);
     out.extend_from_slice(&MAGIC);
-    out.extend_from_slice(&VERSION.to_le_bytes());
+    out.extend_from_slice(&version.to_le_bytes());
     out.extend_from_slice(&(sections.len() as u32).to_le_bytes());
     let mut h = crc32fast::Hasher::new();
     h.update(&out);

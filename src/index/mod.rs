@@ -10,6 +10,7 @@ pub mod postings;
 mod reader;
 pub mod records;
 pub mod strings;
+pub mod text;
 mod writer;
 
 use serde::{Deserialize, Serialize};
@@ -83,5 +84,5 @@ pub fn with_sufficiency(bytes: &[u8], threshold: f32) -> crate::Result<Vec<u8>> 
             (s.id, data)
         })
         .collect();
-    Ok(format::write(&sections))
+    Ok(format::write_version(format::version(bytes), &sections))
 }

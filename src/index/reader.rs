@@ -15,7 +15,7 @@ use tantivy_fst::Map;
 use super::format::{self, Section, SectionId, read_u32};
 use super::records::{self, CHUNK_LEN, NO_PAGE, SOURCE_LEN};
 use super::strings::Strings;
-use super::{IndexMeta, postings};
+use super::{IndexMeta, postings, text};
 use crate::corpus::{Chunk, Location, Source};
 use crate::error::{Error, Result};
 
@@ -56,6 +56,7 @@ pub struct Index<D = Arc<[u8]>> {
     meta: IndexMeta,
     terms: Map<SubSlice<D>>,
     n_terms: u32,
+    version: u32,
 }
 
 impl<D: AsRef<[u8]> + Clone> Index<D> {
@@ -104,7 +105,13 @@ impl<D: AsRef<[u8]> + Clone> Index<D> {
         if !(meta.bm25.k1.is_finite() && meta.bm25.b.is_finite() && meta.sufficiency.is_finite()) {
             return Err(Error::corrupt("meta", "non-finite scoring parameter"));
         }
-        Ok(Index { data, sections, meta, terms, n_terms })
+        let version = format::version(bytes);
+        Ok(Index { data, sections, meta, terms, n_terms, version })
+    }
+
+    /// The file's format version.
+    pub fn version(&self) -> u32 {
+        self.version
     }
 
     /// Check every section's CRC32 (reads the whole file once).
@@ -214,12 +221,7 @@ impl<D: AsRef<[u8]> + Clone> Index<D> {
         }
         let [off, len, source, page, article, section, heading, start, end] =
             records::read::<9>(self.section(SectionId::Chunks), id, "chunks")?;
-        let text = self
-            .section(SectionId::Text)
-            .get(off as usize..off as usize + len as usize)
-            .ok_or_else(|| Error::corrupt("text", format!("chunk {id} text out of range")))?;
-        let text = std::str::from_utf8(text)
-            .map_err(|_| Error::corrupt("text", format!("chunk {id} text is not UTF-8")))?;
+        let text = text::read(self.section(SectionId::Text), self.version, id, off, len)?;
         if source >= self.meta.sources {
             return Err(Error::corrupt("chunks", format!("chunk {id} names source {source}")));
         }
@@ -227,7 +229,7 @@ impl<D: AsRef<[u8]> + Clone> Index<D> {
         let own = |id| s.get(id).map(|o| o.map(str::to_string));
         Ok(Chunk {
             source,
-            text: text.to_string(),
+            text,
             location: Location {
                 page: (page != NO_PAGE).then_some(page),
                 article: own(article)?,

@@ -160,7 +160,9 @@ impl IndexBuilder {
         let mut strings = StringsWriter::default();
         let mut chunk_recs = Vec::with_capacity(self.chunks.len() * records::CHUNK_LEN);
         let mut text = Vec::new();
+        let mut starts = Vec::with_capacity(self.chunks.len());
         for c in &self.chunks {
+            starts.push(text.len() as u32);
             let loc = &c.location;
             records::push(
                 &mut chunk_recs,
@@ -215,7 +217,7 @@ impl IndexBuilder {
             (SectionId::Postings, post),
             (SectionId::DocLens, doc_lens),
             (SectionId::Chunks, chunk_recs),
-            (SectionId::Text, text),
+            (SectionId::Text, super::text::encode(&text, &starts)),
             (SectionId::Strings, strings.finish()),
             (SectionId::Sources, source_recs),
             (SectionId::Anchors, anchors),
