@@ -252,6 +252,12 @@ cmd_bench() {
   cargo bench -q --bench retrieval -- "${@}"
   say "ask bench (release)"
   cargo bench -q --bench ask
+  say "route bench (release)"
+  cargo bench -q --bench route
+  pkg
+  say "peer bench: groundgate wasm vs MiniSearch, Orama, Lunr, Pagefind (Node; ~5 min)"
+  node --expose-gc benches/peers.mjs
+  echo "(also in target/peers/report.md)"
 }
 
 cmd_fuzz() { # ./build.sh fuzz [SECONDS]
@@ -276,8 +282,9 @@ usage: ./build.sh [command]
   (none)   set up, build the CLI, the default indexes (indexes/*.ggi) and pkg/, run a demo query
   test     every test: fmt, clippy (native + wasm32), unit, integration, CLI contract, Node,
            Chromium (www/), wasmtime (pkg/abi)
-  bench    retrieval quality vs the Hangul-bigram baseline, index size, and the ask pipeline's
-           evidence / gold / leak rates (needs ../shared/data)
+  bench    retrieval quality vs the Hangul-bigram baseline, index size, the ask pipeline's
+           evidence / gold / leak rates, the router, and the peer bench (wasm vs MiniSearch,
+           Orama, Lunr, Pagefind) (needs ../shared/data)
   fuzz [S] cargo-fuzz the index decoder + search for S seconds (default 600; needs nightly)
   serve    serve the browser demo on http://localhost:8080/www/ (PORT=…)
   help     this text

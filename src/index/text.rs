@@ -20,13 +20,21 @@ use crate::error::{Error, Result};
 /// Chunks per compressed block.
 pub const GROUP: u32 = 8;
 
-/// Compress the concatenated `text` whose chunk `i` starts at `starts[i]` (v2 layout).
-pub fn encode(text: &[u8], starts: &[u32]) -> Vec<u8> {
+/// Largest uncompressed block the reader accepts (and the writer writes): a corrupt header cannot
+/// make it allocate more.
+pub const MAX_BLOCK: usize = 16 << 20;
+
+/// Compress the concatenated `text` whose chunk `i` starts at `starts[i]` (v2 layout). Fails if
+/// eight consecutive chunks hold more than [`MAX_BLOCK`] bytes.
+pub fn encode(text: &[u8], starts: &[u32]) -> Result<Vec<u8>> {
     let bounds: Vec<u32> =
         starts.iter().step_by(GROUP as usize).copied().chain(std::iter::once(text.len() as u32)).collect();
     let mut data = Vec::new();
     let mut packed = vec![0u32];
     for w in bounds.windows(2) {
+        if (w[1] - w[0]) as usize > MAX_BLOCK {
+            return Err(Error::input("text", format!("8 chunks hold {} bytes, at most {MAX_BLOCK}", w[1] - w[0])));
+        }
         data.extend(lz4_flex::block::compress(&text[w[0] as usize..w[1] as usize]));
         packed.push(data.len() as u32);
     }
@@ -37,7 +45,7 @@ pub fn encode(text: &[u8], starts: &[u32]) -> Vec<u8> {
         out.extend(v.to_le_bytes());
     }
     out.extend(data);
-    out
+    Ok(out)
 }
 
 fn u32_at(bytes: &[u8], at: usize) -> Option<u32> {
@@ -69,6 +77,10 @@ pub fn read(section: &[u8], version: u32, id: u32, off: u32, len: u32) -> Result
             .ok_or_else(|| bad("compressed block out of range".into()))?;
         if r1 < r0 || off < r0 || end > r1 {
             return Err(bad(format!("text {off}..{end} outside its block {r0}..{r1}")));
+        }
+        // LZ4 expands at most ~255×: a larger claim is corruption, not a reason to allocate.
+        if r1 - r0 > MAX_BLOCK || r1 - r0 > packed.len().saturating_mul(255) + 16 {
+            return Err(bad(format!("block {b} claims {} bytes from {}", r1 - r0, packed.len())));
         }
         let mut raw = vec![0u8; r1 - r0];
         match lz4_flex::block::decompress_into(packed, &mut raw) {
@@ -102,7 +114,7 @@ mod tests {
     fn every_chunk_reads_back() {
         for n in [1, 7, 8, 9, 17, 64] {
             let (text, starts, texts) = sample(n);
-            let section = encode(&text, &starts);
+            let section = encode(&text, &starts).unwrap();
             for (i, t) in texts.iter().enumerate() {
                 let got = read(&section, 2, i as u32, starts[i], t.len() as u32).unwrap();
                 assert_eq!(&got, t);
@@ -114,7 +126,7 @@ mod tests {
     #[test]
     fn damage_is_a_typed_error() {
         let (text, starts, texts) = sample(20);
-        let section = encode(&text, &starts);
+        let section = encode(&text, &starts).unwrap();
         let len = texts[9].len() as u32;
         for at in 0..section.len() {
             let mut s = section.clone();
@@ -128,5 +140,12 @@ mod tests {
         assert!(read(&section, 2, 9, starts[9], 10_000).is_err());
         assert!(read(&section, 2, 99, 0, 1).is_err());
         assert!(read(&section, 2, 9, u32::MAX, 2).is_err());
+        // A header that claims a huge block is refused before any allocation.
+        let mut huge = section.clone();
+        let blocks = u32::from_le_bytes([huge[4], huge[5], huge[6], huge[7]]) as usize;
+        let last_raw = 8 + 4 * (blocks + 1) + 4 * blocks;
+        huge[last_raw..last_raw + 4].copy_from_slice(&u32::MAX.to_le_bytes());
+        let err = read(&huge, 2, (blocks as u32 - 1) * GROUP, starts[(blocks - 1) * 8], 1).unwrap_err();
+        assert!(err.to_string().contains("claims"), "{err}");
     }
 }

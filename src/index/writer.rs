@@ -217,7 +217,7 @@ impl IndexBuilder {
             (SectionId::Postings, post),
             (SectionId::DocLens, doc_lens),
             (SectionId::Chunks, chunk_recs),
-            (SectionId::Text, super::text::encode(&text, &starts)),
+            (SectionId::Text, super::text::encode(&text, &starts)?),
             (SectionId::Strings, strings.finish()),
             (SectionId::Sources, source_recs),
             (SectionId::Anchors, anchors),
