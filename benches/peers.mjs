@@ -7,7 +7,8 @@
 //   R&D manuals — the 343 R&D FAQ questions; gold = a chunk of the answer's manual on a printed page
 //     of the answer's section that carries the question (as benches/ask.rs);
 //   LibreOffice — the 3,990 Korean index keywords; gold = a chunk of the keyword's help page.
-// Per engine and document set: index bytes (raw, gzip -9; with the chunk text and citations a host
+// groundgate runs twice: the shipped index (chunk text in LZ4 blocks) and the same index built with
+// `--text plain`. Per engine and document set: index bytes (raw, gzip -9; with the chunk text and citations a host
 // needs to show evidence), build time, open time (bytes → searchable), the first query after open,
 // per-query search time (median, p95; top 10), a budgeted "ask" (groundgate: the full pipeline; a
 // peer: its top 4 hits cut to 1,800 characters, the same budget), Hit@4 and MRR@10. Then the native
@@ -105,11 +106,11 @@ function bigrams(text) {
 
 const gz = (s) => gzipSync(typeof s === 'string' ? Buffer.from(s) : s, { level: 9 }).length;
 
-function groundgate(set) {
-  const bytes = readFileSync(set.ggi);
+function groundgate(set, ggi, label) {
+  const bytes = readFileSync(ggi);
   let engine;
   return {
-    name: 'groundgate (wasm)',
+    name: label,
     build: () => bytes,
     bytes: () => bytes,
     open: () => {
@@ -320,14 +321,18 @@ function main() {
     set.docs = chunks(set.ggi);
     // PEERS=groundgate,MiniSearch … limits the run to engines whose names start with one of them.
     const only = (process.env.PEERS || '').split(',').filter(Boolean);
+    // The same index with its chunk text stored plain (`build --text plain`), for comparison.
+    const plain = path.join(out, `${set.name}-plain.ggi`);
+    execFileSync(cli, ['build', '--manifest', path.join(root, `indexes/${set.name}.toml`), '--out', plain, '--text', 'plain', '--quiet']);
     const engines = [
-      groundgate(set),
+      groundgate(set, set.ggi, 'groundgate (wasm)'),
+      groundgate(set, plain, 'groundgate (wasm, plain text)'),
       minisearch(null, 'MiniSearch (default)'),
       minisearch(bigrams, 'MiniSearch (Hangul bigrams)'),
       oramaEngine(words, 'Orama (word tokenizer)'),
       oramaEngine(bigrams, 'Orama (Hangul bigrams)'),
       lunrEngine(),
-    ].filter((e, i) => i === 0 || only.length === 0 || only.some((o) => e.name.startsWith(o)));
+    ].filter((e, i) => i < 2 || only.length === 0 || only.some((o) => e.name.startsWith(o)));
     const text = set.docs.reduce((n, d) => n + Buffer.byteLength(d.text), 0);
     console.error(`${set.title}: ${set.docs.length} chunks, ${kb(text)} of text, ${set.questions.length} questions`);
     const rows = [];

@@ -17,6 +17,7 @@ use serde::{Deserialize, Serialize};
 
 pub use format::{MAGIC, MIN_VERSION, VERSION};
 pub use reader::{Index, TermInfo};
+pub use text::TextCodec;
 pub use writer::IndexBuilder;
 
 use crate::search::Bm25Params;

@@ -1,8 +1,9 @@
 //! The chunk texts (section `text`).
 //!
-//! Format v1 stores them concatenated as UTF-8. Format v2 cuts that concatenation at every
-//! [`GROUP`]th chunk and compresses each piece as one LZ4 block (texts shrink 1.6–2×; a lookup
-//! decompresses one block of a few kilobytes):
+//! Format v1 stores them concatenated as UTF-8. Format v2 starts with a `u32 group` and is either
+//! plain (`group` = 0, then the concatenated UTF-8) or cuts the concatenation at every `group`th
+//! chunk ([`GROUP`] = 8) and compresses each piece as one LZ4 block ([`TextCodec::Lz4`]; texts
+//! shrink 1.6–2×, a lookup decompresses one block of a few kilobytes):
 //!
 //! ```text
 //! u32 group   u32 blocks
@@ -15,7 +16,24 @@
 //! versions. Every offset is checked on use and a block that does not decompress to exactly its
 //! declared length is [`Error::Corrupt`].
 
+use serde::{Deserialize, Serialize};
+
 use crate::error::{Error, Result};
+
+/// How an index stores its chunk text.
+///
+/// `Lz4` makes the index about a third smaller on disk and in memory; `Plain` makes top-k hits a
+/// little cheaper and gzips better (for indexes served over a compressed HTTP transfer, plain text
+/// gives the smaller download). Measured in docs/peer-bench.md.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TextCodec {
+    /// LZ4 blocks of [`GROUP`] chunks (the default).
+    #[default]
+    Lz4,
+    /// Uncompressed UTF-8.
+    Plain,
+}
 
 /// Chunks per compressed block.
 pub const GROUP: u32 = 8;
@@ -24,16 +42,25 @@ pub const GROUP: u32 = 8;
 /// make it allocate more.
 pub const MAX_BLOCK: usize = 16 << 20;
 
-/// Compress the concatenated `text` whose chunk `i` starts at `starts[i]` (v2 layout). Fails if
-/// eight consecutive chunks hold more than [`MAX_BLOCK`] bytes.
-pub fn encode(text: &[u8], starts: &[u32]) -> Result<Vec<u8>> {
+/// The v2 section for the concatenated `text` whose chunk `i` starts at `starts[i]`. With LZ4,
+/// fails if eight consecutive chunks hold more than [`MAX_BLOCK`] bytes.
+pub fn encode(text: &[u8], starts: &[u32], codec: TextCodec) -> Result<Vec<u8>> {
+    if codec == TextCodec::Plain {
+        let mut out = Vec::with_capacity(4 + text.len());
+        out.extend(0u32.to_le_bytes());
+        out.extend_from_slice(text);
+        return Ok(out);
+    }
     let bounds: Vec<u32> =
         starts.iter().step_by(GROUP as usize).copied().chain(std::iter::once(text.len() as u32)).collect();
     let mut data = Vec::new();
     let mut packed = vec![0u32];
     for w in bounds.windows(2) {
         if (w[1] - w[0]) as usize > MAX_BLOCK {
-            return Err(Error::input("text", format!("8 chunks hold {} bytes, at most {MAX_BLOCK}", w[1] - w[0])));
+            return Err(Error::input(
+                "text",
+                format!("8 chunks hold {} bytes, at most {MAX_BLOCK}", w[1] - w[0]),
+            ));
         }
         data.extend(lz4_flex::block::compress(&text[w[0] as usize..w[1] as usize]));
         packed.push(data.len() as u32);
@@ -57,12 +84,10 @@ pub fn read(section: &[u8], version: u32, id: u32, off: u32, len: u32) -> Result
     let bad = |d: String| Error::corrupt("text", format!("chunk {id}: {d}"));
     let (off, len) = (off as usize, len as usize);
     let end = off.checked_add(len).ok_or_else(|| bad("text range overflows".into()))?;
-    let bytes = if version < 2 {
-        section.get(off..end).ok_or_else(|| bad("text out of range".into()))?.to_vec()
-    } else {
-        let group = u32_at(section, 0).filter(|&g| g > 0).ok_or_else(|| bad("no block header".into()))?;
+    let group = if version < 2 { 0 } else { u32_at(section, 0).ok_or_else(|| bad("no header".into()))? };
+    let bytes = if let Some(b) = id.checked_div(group) {
+        let b = b as usize;
         let blocks = u32_at(section, 4).ok_or_else(|| bad("no block header".into()))? as usize;
-        let b = (id / group) as usize;
         if b >= blocks {
             return Err(bad(format!("block {b} of {blocks}")));
         }
@@ -91,6 +116,9 @@ pub fn read(section: &[u8], version: u32, id: u32, off: u32, len: u32) -> Result
         raw.truncate(end - r0);
         raw.drain(..off - r0);
         raw
+    } else {
+        let plain = if version < 2 { section } else { section.get(4..).unwrap_or(&[]) };
+        plain.get(off..end).ok_or_else(|| bad("text out of range".into()))?.to_vec()
     };
     String::from_utf8(bytes).map_err(|_| bad("text is not UTF-8".into()))
 }
@@ -114,10 +142,13 @@ mod tests {
     fn every_chunk_reads_back() {
         for n in [1, 7, 8, 9, 17, 64] {
             let (text, starts, texts) = sample(n);
-            let section = encode(&text, &starts).unwrap();
+            let section = encode(&text, &starts, TextCodec::Lz4).unwrap();
+            let plain = encode(&text, &starts, TextCodec::Plain).unwrap();
+            assert!(section.len() < plain.len() || n < 8);
             for (i, t) in texts.iter().enumerate() {
                 let got = read(&section, 2, i as u32, starts[i], t.len() as u32).unwrap();
                 assert_eq!(&got, t);
+                assert_eq!(read(&plain, 2, i as u32, starts[i], t.len() as u32).unwrap(), *t);
                 assert_eq!(read(&text, 1, i as u32, starts[i], t.len() as u32).unwrap(), *t);
             }
         }
@@ -126,7 +157,7 @@ mod tests {
     #[test]
     fn damage_is_a_typed_error() {
         let (text, starts, texts) = sample(20);
-        let section = encode(&text, &starts).unwrap();
+        let section = encode(&text, &starts, TextCodec::Lz4).unwrap();
         let len = texts[9].len() as u32;
         for at in 0..section.len() {
             let mut s = section.clone();

@@ -24,6 +24,7 @@ pub struct IndexBuilder {
     chunks: Vec<Chunk>,
     anchors: Vec<String>,
     glossary: Vec<(String, u32)>,
+    codec: super::text::TextCodec,
 }
 
 impl IndexBuilder {
@@ -47,7 +48,14 @@ impl IndexBuilder {
             chunks: Vec::new(),
             anchors: Vec::new(),
             glossary: Vec::new(),
+            codec: Default::default(),
         }
+    }
+
+    /// How to store the chunk text (default: LZ4 blocks).
+    pub fn text_codec(&mut self, codec: super::text::TextCodec) -> &mut Self {
+        self.codec = codec;
+        self
     }
 
     /// Set the title and description.
@@ -217,7 +225,7 @@ impl IndexBuilder {
             (SectionId::Postings, post),
             (SectionId::DocLens, doc_lens),
             (SectionId::Chunks, chunk_recs),
-            (SectionId::Text, super::text::encode(&text, &starts)?),
+            (SectionId::Text, super::text::encode(&text, &starts, self.codec)?),
             (SectionId::Strings, strings.finish()),
             (SectionId::Sources, source_recs),
             (SectionId::Anchors, anchors),

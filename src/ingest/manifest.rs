@@ -7,6 +7,7 @@
 //! anchors = ["헌법", "기본권"]            # anchor words for the anchor gate
 //! derive_anchors = 300                  # plus up to 300 derived from headings and titles
 //! sufficiency = 8.0                     # minimum top score for the sufficiency gate
+//! text = "lz4"                          # chunk text storage: "lz4" (default) or "plain"
 //! [bm25]                                # optional; defaults k1 = 1.2, b = 0.75
 //! k1 = 1.2
 //! b = 0.75
@@ -58,6 +59,9 @@ pub struct Manifest {
     pub derive_anchors: Option<usize>,
     /// Sufficiency threshold.
     pub sufficiency: Option<f32>,
+    /// Chunk text storage: `"lz4"` (default) or `"plain"` (see [`crate::index::TextCodec`]).
+    #[serde(default)]
+    pub text: crate::index::TextCodec,
     /// BM25 parameters.
     pub bm25: Option<Bm25Params>,
     /// Analyzer settings (default: the shipped analyzer).
@@ -298,6 +302,7 @@ pub fn build_from_documents(m: &Manifest, docs: &[Document]) -> Result<(Vec<u8>,
     if let Some(s) = m.sufficiency {
         b.sufficiency(s);
     }
+    b.text_codec(m.text);
     for a in &m.anchors {
         b.add_anchor(a);
     }

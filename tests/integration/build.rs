@@ -1,5 +1,6 @@
 //! Building from every input format: citations survive into search hits; builds are deterministic.
 
+use groundgate::index::TextCodec;
 use groundgate::ingest::manifest::Manifest;
 use groundgate::{Index, search};
 
@@ -125,4 +126,22 @@ fn bad_manifests_are_input_errors() {
     assert!(Manifest::load(&p).is_err());
     let p = write("d.toml", "name = \"x\"\n");
     assert!(Manifest::load(&p).is_err());
+}
+
+#[test]
+fn plain_and_lz4_text_give_the_same_chunks_and_hits() {
+    let mut m = Manifest::load(&data_dir().join("excerpts.toml")).expect("manifest");
+    m.text = TextCodec::Plain;
+    let plain = m.build(&data_dir(), |_, _| {}).expect("build").0;
+    let lz4 = excerpt_index();
+    assert!(lz4.len() < plain.len(), "lz4 {} vs plain {}", lz4.len(), plain.len());
+    let (a, b) = (Index::open(&plain[..]).expect("plain"), Index::open(lz4).expect("lz4"));
+    a.verify().expect("plain verifies");
+    assert_eq!(a.chunk_count(), b.chunk_count());
+    for id in 0..a.chunk_count() {
+        assert_eq!(a.chunk(id).expect("plain chunk"), b.chunk(id).expect("lz4 chunk"));
+    }
+    for q in ["대한민국의 주권", "기술료 징수", "셀 병합"] {
+        assert_eq!(search::search(&a, q, 5).expect("a"), search::search(&b, q, 5).expect("b"));
+    }
 }

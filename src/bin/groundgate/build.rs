@@ -6,9 +6,19 @@ use std::time::Instant;
 use groundgate::ingest::manifest::Manifest;
 use indicatif::{ProgressBar, ProgressStyle};
 
-pub fn run(manifest: &Path, out: &Path, quiet: bool) -> Result<(), Box<dyn std::error::Error>> {
+pub fn run(
+    manifest: &Path,
+    out: &Path,
+    quiet: bool,
+    text: Option<&str>,
+) -> Result<(), Box<dyn std::error::Error>> {
     let started = Instant::now();
-    let m = Manifest::load(manifest)?;
+    let mut m = Manifest::load(manifest)?;
+    match text {
+        Some("plain") => m.text = groundgate::index::TextCodec::Plain,
+        Some(_) => m.text = groundgate::index::TextCodec::Lz4,
+        None => {}
+    }
     let base = manifest.parent().unwrap_or(Path::new("."));
     let bar = if quiet { ProgressBar::hidden() } else { ProgressBar::new(0) };
     bar.set_style(

@@ -37,6 +37,9 @@ enum Command {
         /// No progress bar.
         #[arg(long)]
         quiet: bool,
+        /// Override the manifest's chunk text storage: lz4 or plain.
+        #[arg(long, value_parser = ["lz4", "plain"])]
+        text: Option<String>,
     },
     /// Search an index. Queries come from the arguments, or one per stdin line.
     Search {
@@ -138,7 +141,7 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Build { manifest, out, quiet } => build::run(&manifest, &out, quiet),
+        Command::Build { manifest, out, quiet, text } => build::run(&manifest, &out, quiet, text.as_deref()),
         Command::Search { index, k, jsonl, timings, query } => search::run(&index, k, jsonl, timings, &query),
         Command::Info { index } => info::run(&index),
         Command::Chunks { index } => info::chunks(&index),
