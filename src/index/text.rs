@@ -36,14 +36,14 @@ pub enum TextCodec {
 }
 
 /// Chunks per compressed block.
-pub const GROUP: u32 = 8;
+pub const GROUP: u32 = 4;
 
 /// Largest uncompressed block the reader accepts (and the writer writes): a corrupt header cannot
 /// make it allocate more.
 pub const MAX_BLOCK: usize = 16 << 20;
 
 /// The v2 section for the concatenated `text` whose chunk `i` starts at `starts[i]`. With LZ4,
-/// fails if eight consecutive chunks hold more than [`MAX_BLOCK`] bytes.
+/// fails if [`GROUP`] consecutive chunks hold more than [`MAX_BLOCK`] bytes.
 pub fn encode(text: &[u8], starts: &[u32], codec: TextCodec) -> Result<Vec<u8>> {
     if codec == TextCodec::Plain {
         let mut out = Vec::with_capacity(4 + text.len());
@@ -59,7 +59,7 @@ pub fn encode(text: &[u8], starts: &[u32], codec: TextCodec) -> Result<Vec<u8>> 
         if (w[1] - w[0]) as usize > MAX_BLOCK {
             return Err(Error::input(
                 "text",
-                format!("8 chunks hold {} bytes, at most {MAX_BLOCK}", w[1] - w[0]),
+                format!("{GROUP} chunks hold {} bytes, at most {MAX_BLOCK}", w[1] - w[0]),
             ));
         }
         data.extend(lz4_flex::block::compress(&text[w[0] as usize..w[1] as usize]));
@@ -176,7 +176,8 @@ mod tests {
         let blocks = u32::from_le_bytes([huge[4], huge[5], huge[6], huge[7]]) as usize;
         let last_raw = 8 + 4 * (blocks + 1) + 4 * blocks;
         huge[last_raw..last_raw + 4].copy_from_slice(&u32::MAX.to_le_bytes());
-        let err = read(&huge, 2, (blocks as u32 - 1) * GROUP, starts[(blocks - 1) * 8], 1).unwrap_err();
+        let err = read(&huge, 2, (blocks as u32 - 1) * GROUP, starts[(blocks - 1) * GROUP as usize], 1)
+            .unwrap_err();
         assert!(err.to_string().contains("claims"), "{err}");
     }
 }
