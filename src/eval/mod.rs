@@ -1,5 +1,6 @@
-//! Evaluation tools: threshold calibration ([`calibrate`]) and router evaluation ([`route`]). Anchor audit and budget curves come
-//! next (ARCHITECTURE.md, "Where this is going").
+//! Evaluation tools: labelled prompts and their gold locations ([`gold`]), threshold calibration
+//! ([`calibrate`]) and router evaluation ([`route`]).
 
 pub mod calibrate;
+pub mod gold;
 pub mod route;
