@@ -1,34 +1,37 @@
-//! The engine: several instances (one index each) and `ask`, the push pipeline.
+//! The engine: several instances (one index each) and `ask`, the routing and push pipeline.
 //!
-//! For each prompt, per instance (field report, PART 02): skip prompts over the length limit or
-//! under the word minimum; open the index only if the prompt contains one of its anchors (or a user
-//! tag such as `#rnd` forces it); search the top k; inject only if the sufficiency gate passes;
-//! cut the evidence to the instance's share of the budget at sentence boundaries; drop an instance
-//! that overran its deadline; skip chunks this session has already been shown. Every step is
-//! recorded in the answer's decision log.
+//! For each prompt ([`Engine::ask`]), in named steps:
+//!
+//! 1. [`check_prompt`] — bad input is an error (empty, over 1 MiB, a bad session id);
+//! 2. tags (`#rnd` forces an instance) and the router's verdict on the prompt's *form* (question or
+//!    pasted sentence, [`router`]);
+//! 3. the prompt gate — over the length limit or under the word minimum: skip at once;
+//! 4. [`Engine::judge`] per instance — search the top k, compute the [`Features`], and ask the two
+//!    judges of the instance's [`GateModel`]: is the prompt *about* this instance's documents
+//!    (relevance), and is the evidence good enough to *push* (sufficiency)?
+//! 5. [`decide`] — no instance relevant → skip (`unrelated`); pasted sentence → pull; question with
+//!    sufficient evidence → push; question without → pull;
+//! 6. [`Engine::deliver`] — budgets (per instance and shared), whole sentences, session dedup, the
+//!    delimited cited `context` block;
+//! 7. for pull, the next step as tool calls ([`pull_calls`]); the decision log records every value.
 
 use std::collections::HashSet;
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
 
 use crate::corpus::Citation;
 use crate::deliver::context::{self, Format};
 use crate::deliver::log::{DecisionLog, InstanceLog, Outcome};
 use crate::deliver::{Sessions, budget};
 use crate::error::{Error, Result};
-use crate::gate::router::{self, Form};
-use crate::gate::{AnchorSet, sufficiency};
+use crate::gate::features::HitTerms;
+use crate::gate::router::{self, Form, FormVerdict};
+use crate::gate::{AnchorSet, Features, GateModel, Judgement};
 use crate::index::Index;
-use crate::search::{self, Hit, TermScore};
+use crate::search::{self, Hit, Scored, TermScore};
 use crate::text::Analyzer;
-
-/// An instance is *relevant* (the prompt should be pulled rather than skipped) when its evidence
-/// reaches this share of both the score threshold and the coverage requirement.
-const RELEVANT_SHARE: f64 = 0.75;
-
-/// An unknown Hangul word weighs, in the coverage test, like a word found in 1/this of the chunks.
-const UNKNOWN_HANGUL_DF_DIV: u32 = 20;
 
 /// Largest prompt accepted at all, in bytes (a longer one is an error, not a skip).
 pub const MAX_PROMPT_BYTES: usize = 1 << 20;
@@ -47,8 +50,6 @@ pub struct Config {
     pub instance_budget: usize,
     /// Characters for all instances together (3,600).
     pub total_budget: usize,
-    /// Fraction of query words the hits must cover (0.5).
-    pub min_coverage: f32,
     /// Per-instance time limit in milliseconds (5,000).
     pub deadline_ms: u64,
     /// What starts a forcing tag (`#` as in `#rnd`).
@@ -65,7 +66,6 @@ impl Default for Config {
             top_k: 4,
             instance_budget: 1_800,
             total_budget: 3_600,
-            min_coverage: 0.5,
             deadline_ms: 5_000,
             tag_prefix: "#".into(),
             dedup_window_ms: 30 * 60 * 1_000,
@@ -77,12 +77,6 @@ impl Config {
     fn check(&self) -> Result<()> {
         if self.top_k == 0 || self.top_k > 50 {
             return Err(Error::invalid("config.top_k", format!("{}; must be 1..=50", self.top_k)));
-        }
-        if !(0.0..=1.0).contains(&self.min_coverage) {
-            return Err(Error::invalid(
-                "config.min_coverage",
-                format!("{}; must be 0..=1", self.min_coverage),
-            ));
         }
         if self.tag_prefix.is_empty() || self.tag_prefix.chars().any(char::is_whitespace) {
             return Err(Error::invalid("config.tag_prefix", "must be non-empty, without spaces"));
@@ -107,9 +101,12 @@ pub struct AskOptions {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct InstanceOptions {
-    /// Override the index's sufficiency threshold.
-    pub sufficiency: Option<f32>,
-    /// Anchors in addition to the index's.
+    /// Override the sufficiency judge's threshold (a probability, 0–1; 0 pushes every relevant
+    /// question, 1 pushes nothing unforced).
+    pub sufficiency: Option<f64>,
+    /// Override the relevance judge's threshold (a probability, 0–1).
+    pub relevance: Option<f64>,
+    /// Anchors in addition to the index's (anchors are one of the judges' features).
     pub anchors: Vec<String>,
 }
 
@@ -146,7 +143,7 @@ struct Instance {
     index: Index<Arc<[u8]>>,
     analyzer: Analyzer,
     anchors: AnchorSet,
-    threshold: f32,
+    model: GateModel,
 }
 
 /// One piece of injected evidence (the `ask` contract's `evidence` items).
@@ -180,22 +177,14 @@ pub enum Kind {
     Unrelated,
 }
 
-/// A search hint (pull routes): a citation without text.
+/// The next step of a pull: a call of one of the pull tools (`search`, `read` …), with arguments a
+/// host can pass as they are.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Hint {
-    /// Instance name.
-    pub instance: String,
-    /// Source, location, reference date and link.
-    #[serde(flatten)]
-    pub cite: Citation,
-    /// BM25 score.
-    pub score: f64,
-}
-
-impl Hint {
-    fn of(instance: &str, h: &Hit) -> Hint {
-        Hint { instance: instance.to_string(), cite: h.cite.clone(), score: h.score }
-    }
+pub struct ToolCall {
+    /// Tool name.
+    pub tool: String,
+    /// Its arguments (keys sorted).
+    pub arguments: Value,
 }
 
 /// Where the prompt should go.
@@ -210,7 +199,7 @@ pub enum Route {
     Skip,
 }
 
-/// The answer to one prompt (the `ask` contract).
+/// The answer to one prompt (the `ask` contract, version 2).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Answer {
     /// Routing verdict.
@@ -223,29 +212,25 @@ pub struct Answer {
     pub reasons: Vec<String>,
     /// Injected evidence, in context order (empty unless `route` is push).
     pub evidence: Vec<Evidence>,
-    /// Search hints for a pull route: where the agent might look first. Not injected, no text.
-    pub hints: Vec<Hint>,
+    /// For a pull: the tool calls to make first (search the relevant instances, read their best
+    /// locations). Empty otherwise.
+    pub hints: Vec<ToolCall>,
     /// The block to put in front of the prompt (empty when nothing is injected).
     pub context: String,
     /// What each gate saw and decided.
     pub log: DecisionLog,
 }
 
-struct Candidate {
-    inst: usize,
-    hits: Vec<(Hit, Vec<TermScore>)>,
+/// One instance's verdict on a prompt, with the hits it would inject.
+struct Judged {
     log: InstanceLog,
+    /// The hits to inject (session-deduplicated), with their matched terms.
+    hits: Vec<(Hit, Vec<TermScore>)>,
 }
 
-/// Several instances and the push pipeline.
-pub struct Engine {
-    config: Config,
-    instances: Vec<Instance>,
-    sessions: Sessions,
-    clock: Box<dyn Clock>,
-}
-
-fn valid_name(name: &str) -> bool {
+/// The instance name rule, shared by the engine, manifests and tags: 1–64 ASCII letters, digits,
+/// `-` or `_`.
+pub fn valid_name(name: &str) -> bool {
     !name.is_empty()
         && name.len() <= 64
         && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
@@ -263,6 +248,72 @@ pub fn word_count(text: &str) -> usize {
         in_word = w;
     }
     n
+}
+
+/// Step 1: reject what cannot be asked at all.
+fn check_prompt(prompt: &str, opts: &AskOptions) -> Result<()> {
+    if prompt.len() > MAX_PROMPT_BYTES {
+        return Err(Error::invalid("prompt", format!("{} bytes, at most {MAX_PROMPT_BYTES}", prompt.len())));
+    }
+    if prompt.trim().is_empty() {
+        return Err(Error::invalid("prompt", "empty"));
+    }
+    if let Some(s) = &opts.session
+        && (s.is_empty() || s.len() > 256)
+    {
+        return Err(Error::invalid("session", "must be 1–256 bytes"));
+    }
+    Ok(())
+}
+
+/// Step 5: the route and kind from the prompt's form and the instances' verdicts. Only a prompt
+/// no instance finds relevant is skipped; `kind` is the prompt's form otherwise.
+fn decide(form: &FormVerdict, judged: &[Judged]) -> (Route, Kind) {
+    let relevant = judged.iter().any(|j| j.log.relevant);
+    let push = judged.iter().any(|j| j.log.outcome == Outcome::Injected);
+    let kind = if form.form == Form::Sentence { Kind::Sentence } else { Kind::Question };
+    if push {
+        (Route::Push, kind)
+    } else if !relevant {
+        (Route::Skip, Kind::Unrelated)
+    } else {
+        (Route::Pull, kind)
+    }
+}
+
+/// Step 7: the next step of a pull — search each relevant instance (most relevant first), then
+/// read the best location each found.
+fn pull_calls(query: &str, judged: &[(f64, &str, Option<&Hit>)]) -> Vec<ToolCall> {
+    let mut calls = Vec::new();
+    for (_, instance, _) in judged {
+        calls.push(ToolCall {
+            tool: "search".into(),
+            arguments: json!({"query": query, "instance": instance}),
+        });
+    }
+    for (_, instance, hit) in judged {
+        let Some(h) = hit else { continue };
+        let mut args = json!({"instance": instance, "source": h.cite.source});
+        if let Some(p) = h.cite.page {
+            args["page"] = json!(p);
+        } else if let Some(a) = &h.cite.article {
+            args["article"] = json!(a);
+        } else if let Some(x) = &h.cite.heading {
+            args["heading"] = json!(x);
+        } else {
+            args["chunk"] = json!(h.chunk);
+        }
+        calls.push(ToolCall { tool: "read".into(), arguments: args });
+    }
+    calls
+}
+
+/// Several instances and the push pipeline.
+pub struct Engine {
+    config: Config,
+    instances: Vec<Instance>,
+    sessions: Sessions,
+    clock: Box<dyn Clock>,
 }
 
 impl Engine {
@@ -287,6 +338,8 @@ impl Engine {
     }
 
     /// Add an instance from index bytes. Names are ASCII letters, digits, `-` and `_`, unique.
+    /// The instance's gate model is the one stored in the index (`calibrate --write`), else
+    /// [`GateModel::default`]; `opts` may override its thresholds.
     pub fn add_instance(
         &mut self,
         name: &str,
@@ -302,16 +355,27 @@ impl Engine {
         if self.instances.iter().any(|i| i.name == name) {
             return Err(Error::invalid("instance name", format!("{name:?} is already loaded")));
         }
+        for (what, t) in [("sufficiency", opts.sufficiency), ("relevance", opts.relevance)] {
+            if t.is_some_and(|t| !(0.0..=1.0).contains(&t)) {
+                return Err(Error::invalid(
+                    if what == "sufficiency" { "options.sufficiency" } else { "options.relevance" },
+                    "a probability threshold in 0..=1",
+                ));
+            }
+        }
         let index = Index::open(bytes.into())?;
         let analyzer = Analyzer::new(index.meta().analyzer);
         let mut words = index.anchors()?;
         words.extend(opts.anchors.iter().cloned());
         let anchors = AnchorSet::new(&analyzer, &words);
-        let threshold = opts.sufficiency.unwrap_or(index.meta().sufficiency);
-        if !threshold.is_finite() {
-            return Err(Error::invalid("sufficiency", "must be a finite number"));
+        let mut model = index.gate_model()?.unwrap_or_default();
+        if let Some(t) = opts.sufficiency {
+            model.sufficiency.threshold = t;
         }
-        self.instances.push(Instance { name: name.to_string(), index, analyzer, anchors, threshold });
+        if let Some(t) = opts.relevance {
+            model.relevance.threshold = t;
+        }
+        self.instances.push(Instance { name: name.to_string(), index, analyzer, anchors, model });
         Ok(())
     }
 
@@ -330,6 +394,11 @@ impl Engine {
     /// An instance's index.
     pub fn index(&self, name: &str) -> Result<&Index<Arc<[u8]>>> {
         Ok(&self.instances[self.position(name)?].index)
+    }
+
+    /// An instance's gate model (as used: stored or default, with overrides).
+    pub fn gate_model(&self, name: &str) -> Result<GateModel> {
+        Ok(self.instances[self.position(name)?].model)
     }
 
     fn position(&self, name: &str) -> Result<usize> {
@@ -371,28 +440,187 @@ impl Engine {
         (kept.join(" "), forced)
     }
 
-    /// Decide and deliver evidence for `prompt`.
-    pub fn ask(&mut self, prompt: &str, opts: &AskOptions) -> Result<Answer> {
-        if prompt.len() > MAX_PROMPT_BYTES {
-            return Err(Error::invalid(
-                "prompt",
-                format!("{} bytes, at most {MAX_PROMPT_BYTES}", prompt.len()),
-            ));
+    /// Step 4: one instance's verdict on `query` — its features, both judges, and the hits it would
+    /// inject (the top k not shown in this session yet).
+    fn judge(
+        &self,
+        n: usize,
+        query: &str,
+        form: Form,
+        forced: bool,
+        opts: &AskOptions,
+        now: u64,
+    ) -> Result<(Judged, Option<Hit>)> {
+        let cfg = &self.config;
+        let inst = &self.instances[n];
+        let t0 = self.clock.now_ms();
+        let mut log = InstanceLog::skipped(&inst.name, Outcome::NoHits);
+        log.forced = forced;
+        let tokens = inst.analyzer.analyze(query);
+        let term_set: HashSet<&str> = tokens.iter().map(|t| t.term.as_str()).collect();
+        log.anchors = inst.anchors.matches(&term_set);
+        let mut terms: Vec<String> = term_set.iter().map(|t| t.to_string()).collect();
+        terms.sort_unstable();
+        let extra = if opts.session.is_some() { 16 } else { 0 };
+        let scored = search::top_k(&inst.index, &terms, cfg.top_k + extra)?;
+        // The judges see the top k as found; the evidence skips chunks this session has seen.
+        let top: Vec<Scored> = scored.iter().take(cfg.top_k).copied().collect();
+        let mut chosen: Vec<Scored> = Vec::new();
+        for s in &scored {
+            let seen = opts
+                .session
+                .as_deref()
+                .is_some_and(|sid| self.sessions.seen(sid, &inst.name, s.chunk, now, cfg.dedup_window_ms));
+            if seen {
+                log.dedup_skipped.push(s.chunk);
+            } else if chosen.len() < cfg.top_k {
+                chosen.push(*s);
+            }
         }
-        if prompt.trim().is_empty() {
-            return Err(Error::invalid("prompt", "empty"));
+        log.scores = top.iter().map(|s| search::round4(s.score)).collect();
+        let mut ids: Vec<u32> = top.iter().chain(&chosen).map(|s| s.chunk).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        let explained = search::explain(&inst.index, &terms, &ids)?;
+        let why = |chunk: u32| -> Vec<TermScore> {
+            ids.iter().position(|&c| c == chunk).map_or_else(Vec::new, |i| explained[i].clone())
+        };
+        let mut hit_terms = Vec::new();
+        for s in &top {
+            let at = ids.iter().position(|&c| c == s.chunk);
+            hit_terms.push(HitTerms {
+                score: s.score as f64,
+                source: inst.index.chunk_source(s.chunk)?,
+                terms: at.map_or_else(Vec::new, |i| explained[i].iter().map(|t| t.term.as_str()).collect()),
+            });
         }
-        if let Some(s) = &opts.session
-            && (s.is_empty() || s.len() > 256)
+        let idf = |t: &str| inst.index.term(t).ok().flatten().map(|i| i.idf as f64);
+        let features =
+            Features::compute(&tokens, &hit_terms, inst.index.chunk_count(), &idf, !log.anchors.is_empty());
+        let top_score = top.first().map_or(0.0, |s| search::round4(s.score));
+        let verdict = Judgement::new(&inst.model, top_score, features);
+        let elapsed = self.clock.now_ms().saturating_sub(t0);
+        log.elapsed_ms = elapsed;
+        log.relevant = forced || (!top.is_empty() && verdict.relevant);
+        log.outcome = if top.is_empty() {
+            Outcome::NoHits
+        } else if elapsed > cfg.deadline_ms {
+            Outcome::Deadline
+        } else if !log.relevant {
+            Outcome::NotRelevant
+        } else if form == Form::Sentence && !forced {
+            Outcome::NotAQuestion
+        } else if !forced && !verdict.sufficient {
+            Outcome::Insufficient
+        } else if chosen.is_empty() {
+            Outcome::AllDeduplicated
+        } else {
+            Outcome::Injected
+        };
+        log.gate = Some(verdict);
+        let best = match top.first() {
+            Some(s) if log.relevant => Some(search::hit(&inst.index, 1, *s)?),
+            _ => None,
+        };
+        let mut hits = Vec::new();
+        if log.outcome == Outcome::Injected {
+            for (rank, s) in chosen.iter().enumerate() {
+                hits.push((search::hit(&inst.index, rank as u32 + 1, *s)?, why(s.chunk)));
+            }
+        }
+        Ok((Judged { log, hits }, best))
+    }
+
+    /// Step 6: cut the injecting instances' hits to their budgets (water-filling share of the
+    /// total), render the cited items, record them for session dedup. Returns the evidence and the
+    /// rendered items; updates each instance's log (characters, budget, `no_budget`).
+    fn deliver(
+        &mut self,
+        judged: &mut [Judged],
+        opts: &AskOptions,
+        now: u64,
+        log: &mut DecisionLog,
+    ) -> (Vec<Evidence>, Vec<String>) {
+        let cfg = &self.config;
+        let render = |inst: &str, h: &Hit, n: usize| context::citation_line(n, inst, &h.cite);
+        let demands: Vec<usize> = judged
+            .iter()
+            .map(|j| {
+                j.hits
+                    .iter()
+                    .map(|(h, _)| render(&j.log.instance, h, 9).chars().count() + h.text.chars().count() + 1)
+                    .sum()
+            })
+            .collect();
+        let budgets = budget::allocate(&demands, cfg.instance_budget, cfg.total_budget);
+        let mut evidence = Vec::new();
+        let mut items: Vec<String> = Vec::new();
+        let mut shown: Vec<(String, u32)> = Vec::new();
+        for (j, &allowed) in judged.iter_mut().zip(&budgets) {
+            if j.hits.is_empty() {
+                continue;
+            }
+            let name = j.log.instance.clone();
+            let mut used = 0;
+            let mut n_items = 0;
+            for (h, why) in &j.hits {
+                let cite = render(&name, h, items.len() + 1);
+                let score_line = (opts.format == Format::Detailed).then(|| context::score_line(h.score, why));
+                let head = cite.chars().count() + score_line.as_ref().map_or(0, |l| l.chars().count());
+                let room = allowed.saturating_sub(used);
+                if head + 2 > room {
+                    break;
+                }
+                let text = context::neutralize(&h.text);
+                let Some(fitted) = budget::fit(&text, room - head - 1) else { break };
+                let cut = fitted.len() < text.len();
+                let mut item = cite;
+                if let Some(l) = &score_line {
+                    item.push_str(l);
+                }
+                item.push_str(fitted);
+                item.push('\n');
+                let chars = item.chars().count();
+                used += chars;
+                n_items += 1;
+                shown.push((name.clone(), h.chunk));
+                evidence.push(Evidence {
+                    instance: name.clone(),
+                    cite: h.cite.clone(),
+                    score: h.score,
+                    chars,
+                    text: fitted.to_string(),
+                    terms: (opts.format == Format::Detailed).then(|| why.clone()),
+                });
+                items.push(item);
+                if cut {
+                    break;
+                }
+            }
+            j.log.chars = used;
+            j.log.budget = allowed;
+            if n_items == 0 {
+                j.log.outcome = Outcome::NoBudget;
+            } else {
+                log.answered += 1;
+                log.injected_chars += used;
+            }
+        }
+        if let Some(sid) = &opts.session
+            && !shown.is_empty()
         {
-            return Err(Error::invalid("session", "must be 1–256 bytes"));
+            self.sessions.record(sid, &shown, now, cfg.dedup_window_ms);
         }
+        (evidence, items)
+    }
+
+    /// Decide and deliver evidence for `prompt` (the steps in the module docs).
+    pub fn ask(&mut self, prompt: &str, opts: &AskOptions) -> Result<Answer> {
+        check_prompt(prompt, opts)?;
         let started = self.clock.now_ms();
         let now = opts.now_ms.unwrap_or(started);
-        let cfg = self.config.clone();
         let (query, forced) = self.tags(prompt);
         let form = router::classify(&query);
-        let mut hints: Vec<Hint> = Vec::new();
         let prompt_chars = prompt.chars().count();
         let words = word_count(&query);
         let mut log = DecisionLog {
@@ -404,9 +632,10 @@ impl Engine {
             answered: 0,
             elapsed_ms: 0,
         };
-        let skip_all = if prompt_chars > cfg.max_prompt_chars {
+        // Step 3: the prompt gate.
+        let skip_all = if prompt_chars > self.config.max_prompt_chars {
             Some((Outcome::TooLong, "too_long"))
-        } else if words < cfg.min_words {
+        } else if words < self.config.min_words {
             Some((Outcome::TooFewWords, "too_few_words"))
         } else {
             None
@@ -424,183 +653,41 @@ impl Engine {
                 log,
             });
         }
-
-        let mut candidates: Vec<Candidate> = Vec::new();
-        for (n, inst) in self.instances.iter().enumerate() {
-            let t0 = self.clock.now_ms();
-            let is_forced = forced.contains(&n);
-            let mut ilog = InstanceLog::skipped(&inst.name, Outcome::NoAnchor);
-            ilog.forced = is_forced;
-            let tokens = inst.analyzer.analyze(&query);
-            let term_set: HashSet<&str> = tokens.iter().map(|t| t.term.as_str()).collect();
-            ilog.anchors = inst.anchors.matches(&term_set);
-            if !is_forced && !inst.anchors.is_empty() && ilog.anchors.is_empty() {
-                log.instances.push(ilog);
-                continue;
-            }
-            let mut terms: Vec<String> = term_set.iter().map(|t| t.to_string()).collect();
-            terms.sort_unstable();
-            let extra = if opts.session.is_some() { 16 } else { 0 };
-            let scored = search::top_k(&inst.index, &terms, cfg.top_k + extra)?;
-            let mut chosen = Vec::new();
-            for s in &scored {
-                let seen = opts.session.as_deref().is_some_and(|sid| {
-                    self.sessions.seen(sid, &inst.name, s.chunk, now, cfg.dedup_window_ms)
-                });
-                if seen {
-                    ilog.dedup_skipped.push(s.chunk);
-                } else if chosen.len() < cfg.top_k {
-                    chosen.push(*s);
-                }
-            }
-            ilog.scores = chosen.iter().map(|s| search::round4(s.score)).collect();
-            let ids: Vec<u32> = chosen.iter().map(|s| s.chunk).collect();
-            let explained = search::explain(&inst.index, &terms, &ids)?;
-            let matched: HashSet<&str> = explained.iter().flatten().map(|t| t.term.as_str()).collect();
-            let top = scored.first().map_or(0.0, |s| search::round4(s.score));
-            let n_chunks = inst.index.chunk_count();
-            // A word the corpus does not know: a foreign topic word (rust, kubernetes) weighs the
-            // most; an unknown Hangul word is more often an inflection the stripper missed
-            // (받아야, 쪼개려면), so it weighs like a moderately common word.
-            let unknown = search::bm25::idf(n_chunks, 0) as f64;
-            let unknown_hangul =
-                search::bm25::idf(n_chunks, (n_chunks / UNKNOWN_HANGUL_DF_DIV).max(1)) as f64;
-            let idf_of = |t: &str| {
-                inst.index.term(t).ok().flatten().map_or_else(
-                    || {
-                        if t.chars().all(crate::text::korean::is_hangul_syllable) {
-                            unknown_hangul
-                        } else {
-                            unknown
-                        }
-                    },
-                    |i| i.idf as f64,
-                )
-            };
-            let verdict = sufficiency::judge(
-                top,
-                inst.threshold,
-                sufficiency::coverage(&tokens, &matched, idf_of),
-                cfg.min_coverage,
-            );
-            ilog.sufficiency = Some(verdict.clone());
-            let elapsed = self.clock.now_ms().saturating_sub(t0);
-            ilog.elapsed_ms = elapsed;
-            // Relevant: the instance has something to say about the prompt, even if not enough
-            // to inject (then the agent should pull rather than skip).
-            ilog.relevant = is_forced
-                || (!scored.is_empty()
-                    && (verdict.passed
-                        || (verdict.top_score >= RELEVANT_SHARE * verdict.threshold
-                            && verdict.coverage >= RELEVANT_SHARE * verdict.min_coverage)));
-            ilog.outcome = if scored.is_empty() {
-                Outcome::NoHits
-            } else if elapsed > cfg.deadline_ms {
-                Outcome::Deadline
-            } else if form.form == Form::Sentence && !is_forced {
-                Outcome::NotAQuestion
-            } else if !is_forced && !verdict.passed {
-                Outcome::Insufficient
-            } else if chosen.is_empty() {
-                Outcome::AllDeduplicated
-            } else {
-                Outcome::Injected
-            };
-            let mut hits = Vec::new();
-            for (rank, (s, why)) in chosen.iter().zip(explained).enumerate() {
-                hits.push((search::hit(&inst.index, rank as u32 + 1, *s)?, why));
-            }
-            if ilog.outcome != Outcome::Injected {
-                if ilog.relevant && matches!(ilog.outcome, Outcome::NotAQuestion | Outcome::Insufficient) {
-                    hints.extend(hits.iter().map(|(h, _)| Hint::of(&inst.name, h)));
-                }
-                log.instances.push(ilog);
-                continue;
-            }
-            log.instances.push(ilog.clone());
-            candidates.push(Candidate { inst: n, hits, log: ilog });
+        // Step 4: every instance's verdict.
+        let mut judged = Vec::with_capacity(self.instances.len());
+        let mut best_hits = Vec::with_capacity(self.instances.len());
+        for n in 0..self.instances.len() {
+            let (j, best) = self.judge(n, &query, form.form, forced.contains(&n), opts, now)?;
+            judged.push(j);
+            best_hits.push(best);
         }
-
-        // Budgets: render every candidate item in full, then share.
-        let render = |inst: &str, h: &Hit, n: usize| context::citation_line(n, inst, &h.cite);
-        let demands: Vec<usize> = candidates
-            .iter()
-            .map(|c| {
-                c.hits
-                    .iter()
-                    .map(|(h, _)| {
-                        render(&self.instances[c.inst].name, h, 9).chars().count()
-                            + h.text.chars().count()
-                            + 1
-                    })
-                    .sum()
-            })
-            .collect();
-        let budgets = budget::allocate(&demands, cfg.instance_budget, cfg.total_budget);
-        let mut evidence = Vec::new();
-        let mut items = Vec::new();
-        let mut injected: Vec<(String, Vec<(String, u32)>)> = Vec::new();
-        for (c, &allowed) in candidates.iter_mut().zip(&budgets) {
-            let name = self.instances[c.inst].name.clone();
-            let mut used = 0;
-            let mut chunks = Vec::new();
-            for (h, why) in &c.hits {
-                let cite = render(&name, h, items.len() + 1);
-                let head = cite.chars().count()
-                    + if opts.format == Format::Detailed {
-                        context::score_line(h.score, why).chars().count()
-                    } else {
-                        0
-                    };
-                let room = allowed.saturating_sub(used);
-                if head + 2 > room {
-                    break;
-                }
-                let text = context::neutralize(&h.text);
-                let Some(fitted) = budget::fit(&text, room - head - 1) else { break };
-                let cut = fitted.len() < text.len();
-                let mut item = cite;
-                if opts.format == Format::Detailed {
-                    item.push_str(&context::score_line(h.score, why));
-                }
-                item.push_str(fitted);
-                item.push('\n');
-                let chars = item.chars().count();
-                used += chars;
-                chunks.push((name.clone(), h.chunk));
-                evidence.push(Evidence {
-                    instance: name.clone(),
-                    cite: h.cite.clone(),
-                    score: h.score,
-                    chars,
-                    text: fitted.to_string(),
-                    terms: (opts.format == Format::Detailed).then(|| why.clone()),
-                });
-                items.push(item);
-                if cut {
-                    break;
-                }
-            }
-            c.log.chars = used;
-            c.log.budget = allowed;
-            if chunks.is_empty() {
-                c.log.outcome = Outcome::NoBudget;
-            } else {
-                log.answered += 1;
-                log.injected_chars += used;
-                injected.push((name.clone(), chunks));
-            }
-            if let Some(slot) = log.instances.iter_mut().find(|l| l.instance == name) {
-                *slot = c.log.clone();
-            }
-        }
-        if let Some(sid) = &opts.session {
-            let all: Vec<(String, u32)> = injected.into_iter().flat_map(|(_, v)| v).collect();
-            if !all.is_empty() {
-                self.sessions.record(sid, &all, now, cfg.dedup_window_ms);
-            }
-        }
+        // Step 5 and 6.
+        let (route, kind) = decide(&form, &judged);
+        let (evidence, items) = if route == Route::Push {
+            self.deliver(&mut judged, opts, now, &mut log)
+        } else {
+            Default::default()
+        };
+        // A push whose every item fell to the budget is a pull.
+        let (route, kind) =
+            if route == Route::Push && evidence.is_empty() { (Route::Pull, kind) } else { (route, kind) };
+        log.instances = judged.iter().map(|j| j.log.clone()).collect();
         let context = context::block(&items, opts.format, &log.instances);
+        // Step 7.
+        let hints = if route == Route::Pull {
+            let mut rel: Vec<(f64, &str, Option<&Hit>)> = judged
+                .iter()
+                .zip(&best_hits)
+                .filter(|(j, _)| j.log.relevant)
+                .map(|(j, b)| {
+                    (j.log.gate.as_ref().map_or(1.0, |g| g.relevance), j.log.instance.as_str(), b.as_ref())
+                })
+                .collect();
+            rel.sort_by(|a, b| b.0.total_cmp(&a.0));
+            pull_calls(query.trim(), &rel)
+        } else {
+            Vec::new()
+        };
         log.elapsed_ms = self.clock.now_ms().saturating_sub(started);
         let mut reasons: Vec<String> = form.signals.clone();
         for l in &log.instances {
@@ -611,34 +698,20 @@ impl Engine {
                 Outcome::Deadline => "deadline",
                 Outcome::AllDeduplicated => "already_injected",
                 Outcome::NoBudget => "no_budget",
-                Outcome::NoHits => "no_hits",
-                Outcome::NotAQuestion => "not_a_question",
+                Outcome::NotAQuestion => "relevant",
                 _ => continue,
             };
-            let r = format!("{}:{r}", l.instance);
-            if !reasons.contains(&r) {
-                reasons.push(r);
+            reasons.push(format!("{}:{r}", l.instance));
+        }
+        reasons.push(
+            match (route, kind) {
+                (Route::Skip, _) => "unrelated",
+                (Route::Pull, Kind::Sentence) => "pull:sentence",
+                (Route::Pull, _) => "pull:insufficient",
+                (Route::Push, _) => "push",
             }
-        }
-        if log.instances.iter().all(|l| l.outcome == Outcome::NoAnchor) {
-            reasons.push("no_anchor".into());
-        }
-        let relevant = log.instances.iter().any(|l| l.relevant);
-        let (route, kind) = if !evidence.is_empty() {
-            (Route::Push, if form.form == Form::Sentence { Kind::Sentence } else { Kind::Question })
-        } else if !relevant {
-            reasons.push("unrelated".into());
-            (Route::Skip, Kind::Unrelated)
-        } else if form.form == Form::Sentence {
-            reasons.push("pull:sentence".into());
-            (Route::Pull, Kind::Sentence)
-        } else {
-            reasons.push("pull:insufficient".into());
-            (Route::Pull, Kind::Question)
-        };
-        if route != Route::Pull {
-            hints.clear();
-        }
+            .into(),
+        );
         Ok(Answer { route, kind, confidence: form.confidence, reasons, evidence, hints, context, log })
     }
 }

@@ -21,7 +21,8 @@ export interface Config {
   dedup_window_ms?: number;
 }
 export interface AskOptions { session?: string; format?: "short" | "detailed"; now_ms?: number }
-export interface InstanceOptions { sufficiency?: number; anchors?: string[] }
+/** Judges' thresholds (probabilities 0–1; 0 accepts whatever is found, 1 nothing) and extra anchors. */
+export interface InstanceOptions { sufficiency?: number; relevance?: number; anchors?: string[] }
 /** Source, location, reference date and link of a piece of evidence. */
 export interface Citation {
   source: string; title: string; page: number | null; article: string | null;
@@ -32,13 +33,23 @@ export interface TermScore { term: string; score: number }
 export interface Evidence extends Citation {
   instance: string; score: number; chars: number; text: string; terms?: TermScore[];
 }
-export interface Hint extends Citation { instance: string; score: number }
-export interface Sufficiency { top_score: number; threshold: number; coverage: number; min_coverage: number; passed: boolean }
-export type Outcome = "too_long" | "too_few_words" | "no_anchor" | "not_a_question" | "no_hits"
+/** A pull's next step: a call of a pull tool with its arguments. */
+export interface ToolCall { tool: "search" | "read" | "grep" | "sources" | "links"; arguments: Record<string, unknown> }
+/** The gate's features for one (prompt, instance) pair. */
+export interface Features {
+  norm_top: number; coverage: number; coverage_top1: number; log_top: number; margin: number;
+  same_source: number; unknown_share: number; anchor: number; log_words: number;
+}
+/** Both judges' values for one instance. */
+export interface Judgement {
+  top_score: number; features: Features; relevance: number; relevance_threshold: number;
+  sufficiency: number; sufficiency_threshold: number; relevant: boolean; sufficient: boolean;
+}
+export type Outcome = "too_long" | "too_few_words" | "not_relevant" | "not_a_question" | "no_hits"
   | "insufficient" | "deadline" | "all_deduplicated" | "no_budget" | "injected";
 export interface InstanceLog {
   instance: string; outcome: Outcome; anchors: string[]; forced: boolean; relevant: boolean;
-  sufficiency: Sufficiency | null; scores: number[]; chars: number; budget: number;
+  gate: Judgement | null; scores: number[]; chars: number; budget: number;
   elapsed_ms: number; dedup_skipped: number[];
 }
 export interface DecisionLog {
@@ -48,7 +59,7 @@ export interface DecisionLog {
 /** The `ask` contract. */
 export interface Answer {
   route: "push" | "pull" | "skip"; kind: "question" | "sentence" | "unrelated"; confidence: number;
-  reasons: string[]; evidence: Evidence[]; hints: Hint[]; context: string; log: DecisionLog;
+  reasons: string[]; evidence: Evidence[]; hints: ToolCall[]; context: string; log: DecisionLog;
 }
 export interface IndexMeta {
   name: string; title: string; description: string;

@@ -85,7 +85,7 @@ function render(a) {
 
   const rows = a.log.instances.map((l) => {
     const tr = document.createElement('tr');
-    const s = l.sufficiency;
+    const g = l.gate;
     const used = document.createElement('td');
     const bar = el('span', '', 'bar');
     bar.style.width = `${l.budget ? Math.round((100 * l.chars) / l.budget) : 0}px`;
@@ -94,8 +94,8 @@ function render(a) {
       el('td', l.instance + (l.forced ? ' (forced)' : '')),
       el('td', l.outcome),
       el('td', l.anchors.join(', ')),
-      el('td', s ? `${s.top_score} / ${s.threshold}` : '–'),
-      el('td', s ? `${s.coverage} / ${s.min_coverage}` : '–'),
+      el('td', g ? `${g.relevance} / ${g.relevance_threshold}` : '–'),
+      el('td', g ? `${g.sufficiency} / ${g.sufficiency_threshold}` : '–'),
       used,
       el('td', l.dedup_skipped.length ? `${l.dedup_skipped.length} chunks` : ''),
     );
@@ -119,7 +119,7 @@ function render(a) {
   if (a.evidence.length === 0) $('evidence').replaceChildren(el('li', '(nothing injected)'));
 
   $('hintsBox').hidden = a.hints.length === 0;
-  $('hints').replaceChildren(...a.hints.map((h) => el('li', `${citeLine(h)} (${h.instance}, score ${h.score})`)));
+  $('hints').replaceChildren(...a.hints.map((h) => el('li', `${h.tool}(${JSON.stringify(h.arguments)})`)));
   $('context').textContent = a.context || '(empty: nothing to inject)';
 }
 

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::gate::Sufficiency;
+use crate::gate::Judgement;
 
 /// What happened to one instance for one prompt.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
@@ -15,13 +15,13 @@ pub enum Outcome {
     TooLong,
     /// The prompt has too few words; no index was opened.
     TooFewWords,
-    /// None of the instance's anchors is in the prompt.
-    NoAnchor,
-    /// The prompt is not a question (router verdict); the index was searched for hints only.
+    /// The relevance judge found the prompt unrelated to the instance's documents.
+    NotRelevant,
+    /// The prompt is pasted document text, not a question (router verdict): relevant, pulled.
     NotAQuestion,
     /// The search found nothing.
     NoHits,
-    /// The evidence failed the sufficiency gate.
+    /// Relevant, but the sufficiency judge found the evidence not good enough to push.
     Insufficient,
     /// The instance did not answer within its deadline.
     Deadline,
@@ -33,6 +33,24 @@ pub enum Outcome {
     Injected,
 }
 
+impl Outcome {
+    /// The outcome's name as it appears in JSON (`too_few_words`, `not_relevant` …).
+    pub fn name(self) -> &'static str {
+        match self {
+            Outcome::TooLong => "too_long",
+            Outcome::TooFewWords => "too_few_words",
+            Outcome::NotRelevant => "not_relevant",
+            Outcome::NotAQuestion => "not_a_question",
+            Outcome::NoHits => "no_hits",
+            Outcome::Insufficient => "insufficient",
+            Outcome::Deadline => "deadline",
+            Outcome::AllDeduplicated => "all_deduplicated",
+            Outcome::NoBudget => "no_budget",
+            Outcome::Injected => "injected",
+        }
+    }
+}
+
 /// One instance's record.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct InstanceLog {
@@ -42,12 +60,12 @@ pub struct InstanceLog {
     pub outcome: Outcome,
     /// The anchors found in the prompt.
     pub anchors: Vec<String>,
-    /// Forced by a user tag (anchor and sufficiency gates bypassed).
+    /// Forced by a user tag (both judges bypassed).
     pub forced: bool,
     /// The instance has something to say about the prompt (even if not enough to inject).
     pub relevant: bool,
-    /// The sufficiency gate's inputs and verdict (absent when the index was not searched).
-    pub sufficiency: Option<Sufficiency>,
+    /// The judges' inputs and verdicts (absent when the index was not searched).
+    pub gate: Option<Judgement>,
     /// Scores of the hits considered, best first.
     pub scores: Vec<f64>,
     /// Characters injected.
@@ -69,7 +87,7 @@ impl InstanceLog {
             anchors: Vec::new(),
             forced: false,
             relevant: false,
-            sufficiency: None,
+            gate: None,
             scores: Vec::new(),
             chars: 0,
             budget: 0,
@@ -80,17 +98,17 @@ impl InstanceLog {
 
     /// One line for the detailed context format.
     pub fn summary(&self) -> String {
-        let mut s = format!("{:?}", self.outcome).to_lowercase();
+        let mut s = self.outcome.name().to_string();
         if self.forced {
             s.push_str(", forced");
         }
         if !self.anchors.is_empty() {
             s.push_str(&format!(", anchors {}", self.anchors.join("/")));
         }
-        if let Some(g) = &self.sufficiency {
+        if let Some(g) = &self.gate {
             s.push_str(&format!(
-                ", top {} (≥ {}), coverage {} (≥ {})",
-                g.top_score, g.threshold, g.coverage, g.min_coverage
+                ", top {}, relevance {} (≥ {}), sufficiency {} (≥ {})",
+                g.top_score, g.relevance, g.relevance_threshold, g.sufficiency, g.sufficiency_threshold
             ));
         }
         s.push_str(&format!(", {}/{} chars", self.chars, self.budget));
@@ -126,12 +144,12 @@ pub struct Funnel {
     pub too_long: usize,
     /// Skipped: too few words.
     pub too_few_words: usize,
-    /// No instance's anchor in the prompt (and nothing forced).
-    pub no_anchor: usize,
-    /// At least one instance passed the anchor gate.
-    pub passed_anchor: usize,
-    /// At least one instance passed the sufficiency gate (unforced).
-    pub passed_sufficiency: usize,
+    /// No instance found the prompt relevant (and nothing forced): skipped as unrelated.
+    pub not_relevant: usize,
+    /// At least one instance found the prompt relevant (unforced).
+    pub relevant: usize,
+    /// At least one instance found its evidence sufficient to push (unforced).
+    pub sufficient: usize,
     /// At least one instance forced by a tag.
     pub forced: usize,
     /// At least one instance injected evidence.
@@ -162,14 +180,16 @@ impl Funnel {
         if !log.forced.is_empty() {
             self.forced += 1;
         }
-        let anchored = log.instances.iter().any(|i| !i.forced && i.outcome != Outcome::NoAnchor);
-        if anchored {
-            self.passed_anchor += 1;
+        let judged = |f: fn(&Judgement) -> bool| {
+            log.instances.iter().any(|i| !i.forced && i.gate.as_ref().is_some_and(f))
+        };
+        if judged(|g| g.relevant) {
+            self.relevant += 1;
         } else if log.forced.is_empty() {
-            self.no_anchor += 1;
+            self.not_relevant += 1;
         }
-        if log.instances.iter().any(|i| !i.forced && i.sufficiency.as_ref().is_some_and(|s| s.passed)) {
-            self.passed_sufficiency += 1;
+        if judged(|g| g.sufficient) {
+            self.sufficient += 1;
         }
         if log.answered > 0 {
             self.injected += 1;
@@ -187,9 +207,9 @@ impl Funnel {
         for (label, n) in [
             ("too long", self.too_long),
             ("too few words", self.too_few_words),
-            ("no anchor", self.no_anchor),
-            ("passed anchor", self.passed_anchor),
-            ("passed sufficiency", self.passed_sufficiency),
+            ("not relevant", self.not_relevant),
+            ("relevant", self.relevant),
+            ("sufficient", self.sufficient),
             ("forced by tag", self.forced),
             ("injected", self.injected),
         ] {

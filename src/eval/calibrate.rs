@@ -1,137 +1,401 @@
-//! Threshold calibration: pick an instance's sufficiency threshold from labelled prompts.
+//! Calibration: fit the gate's two judges ([`GateModel`]) from labelled prompts, choose their
+//! thresholds for target precisions, and measure the result honestly (k-fold: every figure on
+//! prompts the model was not fitted on).
 //!
-//! BM25 scores depend on the corpus and the analyzer, so the field report's 8.0 does not carry over.
-//! Given prompts labelled with the instance that should answer them (or none), [`calibrate`] runs
-//! the anchor gate, the search and the coverage test for every prompt, then chooses the lowest
-//! threshold at which at most `max_fp` of the negatives (prompts this instance should not answer)
-//! would still get evidence. It reports the positives' pass rate at that threshold and the whole
-//! curve, so the choice can be checked.
+//! For every labelled prompt ([`Label`](super::gold::Label)) and every instance, [`collect`] runs
+//! the engine once to record the gate's [`Features`], and — for the instance that should answer —
+//! once more with that instance forced (its evidence injected whatever the judges say) to record
+//! whether the gold location ends up inside the injected text. From these rows:
+//!
+//! * the **relevance** judge is fitted on every (prompt, instance) row: positive when the prompt is a
+//!   question or pasted sentence that this instance should answer;
+//! * the **sufficiency** judge is fitted on the questions' rows of instances that are (or should be)
+//!   relevant: positive when the instance's injected evidence holds the gold location.
+//!
+//! Thresholds: relevance at the lowest p whose rows reach `relevance_precision`; sufficiency at the
+//! lowest p whose pushed questions hold the gold for `sufficiency_precision` of them (default 0.96,
+//! the field report's figure). [`simulate`] replays the routing decision on rows with a model and
+//! gives the figures the gate is held to ([`Figures`]).
 
 use serde::Serialize;
 
+use super::gold::{Label, LabelKind};
 use crate::deliver::Outcome;
 use crate::engine::{AskOptions, Config, Engine, InstanceOptions};
-use crate::error::Result;
+use crate::error::{Error, Result};
+use crate::gate::model::best_utility_threshold;
+use crate::gate::router::{Form, classify};
+use crate::gate::{Features, GateModel, Logistic};
 
-/// (instance, its top score when the anchor and coverage tests pass).
-type Passing = (String, Option<f64>);
-
-/// One labelled prompt.
+/// One labelled prompt, as the gate sees it over every instance.
 #[derive(Debug, Clone)]
-pub struct Labelled {
-    /// The prompt.
-    pub prompt: String,
-    /// The instance that should answer it, if any.
-    pub instance: Option<String>,
+pub struct Row {
+    /// The label.
+    pub label: Label,
+    /// The instance that should answer (none for unrelated prompts).
+    pub instance: Option<usize>,
+    /// The router's form of the prompt.
+    pub form: Form,
+    /// Per instance: the gate's features (none when the prompt gate skipped it).
+    pub features: Vec<Option<Features>>,
+    /// The gold location is in the top k of the instance that should answer.
+    pub gold_in_top: bool,
+    /// The gold location is inside that instance's injected text (forced).
+    pub gold_injected: bool,
+    /// Characters that instance injected (forced).
+    pub injected_chars: usize,
 }
 
-/// One point of the curve.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-pub struct Point {
-    /// Threshold.
-    pub threshold: f64,
-    /// Positives that would get evidence.
-    pub positives: usize,
-    /// Negatives that would get evidence.
-    pub negatives: usize,
-}
-
-/// The calibration of one instance.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Calibration {
-    /// Instance.
-    pub instance: String,
-    /// Chosen threshold.
-    pub threshold: f64,
-    /// Positive prompts.
-    pub positives: usize,
-    /// Negative prompts.
-    pub negatives: usize,
-    /// Positives that get evidence at the threshold.
-    pub positives_passing: usize,
-    /// Negatives that get evidence at the threshold.
-    pub negatives_passing: usize,
-    /// The curve over every distinct candidate threshold.
-    pub curve: Vec<Point>,
-}
-
-/// Calibrate every instance of `engine` (whose own thresholds are ignored) on `labels`.
-pub fn calibrate(
-    engine_bytes: &[(String, Vec<u8>)],
-    config: &Config,
-    labels: &[Labelled],
-    max_fp: f64,
-) -> Result<Vec<Calibration>> {
+/// Run the engine over `labels`: the rows the judges are fitted and measured on.
+pub fn collect(instances: &[(String, Vec<u8>)], config: &Config, labels: &[Label]) -> Result<Vec<Row>> {
     let mut engine = Engine::new(config.clone())?;
-    for (name, bytes) in engine_bytes {
-        engine.add_instance(
-            name,
-            bytes.clone(),
-            InstanceOptions { sufficiency: Some(f32::MIN), anchors: Vec::new() },
-        )?;
+    for (name, bytes) in instances {
+        engine.add_instance(name, bytes.clone(), InstanceOptions::default())?;
     }
-    // For each prompt and instance: the top score when anchors and coverage pass, else None.
-    let mut rows: Vec<(Option<String>, Vec<Passing>)> = Vec::new();
-    for l in labels {
-        let a = engine.ask(&l.prompt, &AskOptions::default())?;
-        let per = a
-            .log
-            .instances
-            .iter()
-            .map(|i| {
-                let pass = i
-                    .sufficiency
-                    .as_ref()
-                    .filter(|s| i.outcome != Outcome::NoAnchor && s.coverage + 1e-9 >= s.min_coverage);
-                (i.instance.clone(), pass.map(|s| s.top_score))
-            })
-            .collect();
-        rows.push((l.instance.clone(), per));
-    }
-    let mut out = Vec::new();
-    for (name, _) in engine_bytes {
-        let mut pos: Vec<Option<f64>> = Vec::new();
-        let mut neg: Vec<Option<f64>> = Vec::new();
-        for (label, per) in &rows {
-            let score = per.iter().find(|(n, _)| n == name).and_then(|(_, s)| *s);
-            if label.as_deref() == Some(name.as_str()) { pos.push(score) } else { neg.push(score) }
+    let names: Vec<&str> = instances.iter().map(|(n, _)| n.as_str()).collect();
+    // Source id → the first instance holding it.
+    let mut holder: std::collections::BTreeMap<String, String> = std::collections::BTreeMap::new();
+    for n in &names {
+        let index = engine.index(n)?;
+        for s in 0..index.source_count() {
+            holder.entry(index.source(s)?.id).or_insert_with(|| n.to_string());
         }
-        let mut cands: Vec<f64> = pos.iter().chain(&neg).flatten().copied().collect();
-        cands.push(0.0);
-        cands.sort_by(f64::total_cmp);
-        cands.dedup();
-        let count = |v: &[Option<f64>], t: f64| v.iter().filter(|s| s.is_some_and(|s| s >= t)).count();
-        let curve: Vec<Point> = cands
-            .iter()
-            .map(|&t| Point { threshold: t, positives: count(&pos, t), negatives: count(&neg, t) })
-            .collect();
-        let allowed = (max_fp * neg.len() as f64).floor() as usize;
-        // The lowest threshold meeting the false-positive budget keeps the most positives; then move
-        // up to the middle of the range that keeps exactly those positives (a margin on both sides).
-        let low = curve.iter().find(|p| p.negatives <= allowed).copied();
-        let chosen = match low {
-            Some(low) => {
-                let high = curve
-                    .iter()
-                    .rev()
-                    .find(|p| p.positives == low.positives)
-                    .map_or(low.threshold, |p| p.threshold);
-                let t = ((low.threshold + high) / 2.0 * 100.0).round() / 100.0;
-                Point { threshold: t, positives: count(&pos, t), negatives: count(&neg, t) }
-            }
-            None => {
-                Point { threshold: cands.last().copied().unwrap_or(0.0) + 0.01, positives: 0, negatives: 0 }
-            }
+    }
+    let mut rows = Vec::with_capacity(labels.len());
+    for label in labels {
+        let instance = if label.kind == LabelKind::Unrelated {
+            None
+        } else {
+            let name = label.instance_in(|s| holder.get(s).cloned()).ok_or_else(|| {
+                Error::invalid("labels", format!("{}: no loaded instance holds its gold source", label.id))
+            })?;
+            Some(names.iter().position(|n| *n == name).ok_or_else(|| {
+                Error::invalid("labels", format!("{}: instance {name:?} is not loaded", label.id))
+            })?)
         };
-        out.push(Calibration {
-            instance: name.clone(),
-            threshold: chosen.threshold,
-            positives: pos.len(),
-            negatives: neg.len(),
-            positives_passing: chosen.positives,
-            negatives_passing: chosen.negatives,
-            curve,
+        let a = engine.ask(&label.prompt, &AskOptions::default())?;
+        let features = a.log.instances.iter().map(|l| l.gate.as_ref().map(|g| g.features)).collect();
+        let (mut gold_in_top, mut gold_injected, mut injected_chars) = (false, false, 0);
+        if let Some(i) = instance {
+            let forced = engine.ask(&format!("#{} {}", names[i], label.prompt), &AskOptions::default())?;
+            gold_injected = label.hit(forced.evidence.iter().map(|e| &e.cite));
+            injected_chars = forced.log.injected_chars;
+            let top = engine.search(names[i], &label.prompt, config.top_k).unwrap_or_default();
+            gold_in_top = label.hit(top.iter().map(|h| &h.cite));
+            let _ = forced.log.instances.iter().any(|l| l.outcome == Outcome::Injected);
+        }
+        rows.push(Row {
+            label: label.clone(),
+            instance,
+            form: classify(&label.prompt).form,
+            features,
+            gold_in_top,
+            gold_injected,
+            injected_chars,
         });
     }
-    Ok(out)
+    Ok(rows)
+}
+
+/// Fitting settings.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct FitParams {
+    /// L2 penalty on the weights.
+    pub l2: f64,
+    /// Share of relevant (prompt, instance) rows among those the relevance judge accepts.
+    pub relevance_precision: f64,
+    /// Share of pushed questions whose injected text holds the gold.
+    pub sufficiency_precision: f64,
+}
+
+impl Default for FitParams {
+    fn default() -> Self {
+        FitParams { l2: 0.05, relevance_precision: 0.5, sufficiency_precision: 0.6 }
+    }
+}
+
+fn relevance_rows(rows: &[&Row]) -> Vec<(Features, bool)> {
+    let mut out = Vec::new();
+    for r in rows {
+        for (i, f) in r.features.iter().enumerate() {
+            if let Some(f) = f {
+                out.push((*f, r.instance == Some(i)));
+            }
+        }
+    }
+    out
+}
+
+/// Fit both judges on `rows`.
+pub fn fit(rows: &[&Row], p: FitParams) -> GateModel {
+    let rel_data = relevance_rows(rows);
+    let mut relevance = Logistic::fit(&rel_data, p.l2);
+    relevance.threshold = routing_threshold(rows, &relevance, p.relevance_precision);
+    // Sufficiency: questions; the right instance's row (gold injected or not) and every other
+    // instance the relevance judge accepts (never gold).
+    let mut suf_data = Vec::new();
+    for r in rows.iter().filter(|r| r.label.kind == LabelKind::Question) {
+        for (i, f) in r.features.iter().enumerate() {
+            let Some(f) = f else { continue };
+            if r.instance == Some(i) {
+                suf_data.push((*f, r.gold_injected));
+            } else if relevance.yes(f) {
+                suf_data.push((*f, false));
+            }
+        }
+    }
+    let mut sufficiency = Logistic::fit(&suf_data, p.l2);
+    let scored: Vec<(f64, bool)> = suf_data.iter().map(|(f, y)| (sufficiency.p(f), *y)).collect();
+    sufficiency.threshold = best_utility_threshold(&scored, p.sufficiency_precision);
+    GateModel { relevance, sufficiency }
+}
+
+/// The relevance threshold decided per *prompt*: a prompt is routed right when it is unrelated and
+/// no instance accepts it, or it is a question/sentence and some instance does. A wrongly accepted
+/// unrelated prompt costs `precision / (1 − precision)` wrongly skipped ones (0.5: plain accuracy).
+/// The threshold is the middle of the best range of candidate values.
+fn routing_threshold(rows: &[&Row], model: &Logistic, precision: f64) -> f64 {
+    let cost = precision.clamp(0.0, 0.999) / (1.0 - precision.clamp(0.0, 0.999));
+    // Per prompt: the highest relevance p over instances, and whether it should be accepted.
+    let best: Vec<(f64, bool)> = rows
+        .iter()
+        .map(|r| {
+            let p = r.features.iter().flatten().map(|f| model.p(f)).fold(0.0f64, f64::max);
+            (p, r.label.kind != LabelKind::Unrelated && r.features.iter().any(Option::is_some))
+        })
+        .collect();
+    let mut cands: Vec<f64> = best.iter().map(|(p, _)| *p).chain([1.0]).collect();
+    cands.sort_by(f64::total_cmp);
+    cands.dedup();
+    let utility = |t: f64| {
+        best.iter()
+            .map(|&(p, want)| match (p >= t, want) {
+                (true, true) => 1.0,
+                (true, false) => -cost,
+                _ => 0.0,
+            })
+            .sum::<f64>()
+    };
+    let scores: Vec<f64> = cands.iter().map(|&t| utility(t)).collect();
+    let top = scores.iter().copied().fold(f64::MIN, f64::max);
+    let first = scores.iter().position(|&u| u >= top - 1e-9).unwrap_or(0);
+    let last = first + scores[first..].iter().take_while(|&&u| u >= top - 1e-9).count() - 1;
+    // Between the lowest value of the range and the next candidate above the range's last value.
+    let hi = cands.get(last + 1).copied().unwrap_or(cands[last]);
+    ((cands[first] + hi) / 2.0 * 10_000.0).round() / 10_000.0
+}
+
+/// The figures the gate is held to (issue 11's table), over some rows.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+pub struct Figures {
+    /// Domain questions.
+    pub questions: usize,
+    /// … that got evidence (pushed).
+    pub questions_pushed: usize,
+    /// … whose gold is inside the injected text (right instance pushed, gold in its evidence).
+    pub questions_gold_pushed: usize,
+    /// … whose gold is in the right instance's top k (the ceiling for the gate).
+    pub questions_gold_in_top: usize,
+    /// Pasted sentences.
+    pub sentences: usize,
+    /// … pushed evidence (must be none).
+    pub sentences_pushed: usize,
+    /// Unrelated prompts.
+    pub unrelated: usize,
+    /// … that got evidence.
+    pub unrelated_pushed: usize,
+    /// Prompts routed right: question → question form and push/pull; sentence → pull;
+    /// unrelated → skip.
+    pub routed_right: usize,
+    /// Polite requests.
+    pub polite: usize,
+    /// … kept as questions (router form).
+    pub polite_as_questions: usize,
+    /// All prompts.
+    pub prompts: usize,
+}
+
+impl Figures {
+    fn pct(n: usize, d: usize) -> String {
+        if d == 0 { "–".into() } else { format!("{:.1}%", 100.0 * n as f64 / d as f64) }
+    }
+
+    /// The figures as a Markdown table (`label` names the column).
+    pub fn table(rows: &[(&str, Figures)]) -> String {
+        let mut out = String::from("| figure |");
+        for (l, _) in rows {
+            out.push_str(&format!(" {l} |"));
+        }
+        out.push_str("\n|---|");
+        out.push_str(&"---:|".repeat(rows.len()));
+        out.push('\n');
+        type Line = (&'static str, fn(&Figures) -> String);
+        let lines: [Line; 8] = [
+            ("domain questions that get evidence", |f| {
+                format!(
+                    "{} ({}/{})",
+                    Figures::pct(f.questions_pushed, f.questions),
+                    f.questions_pushed,
+                    f.questions
+                )
+            }),
+            ("… of those, gold inside the injected text", |f| {
+                Figures::pct(f.questions_gold_pushed, f.questions_pushed)
+            }),
+            ("domain questions with gold pushed", |f| Figures::pct(f.questions_gold_pushed, f.questions)),
+            ("gold in the right instance's top k (ceiling)", |f| {
+                Figures::pct(f.questions_gold_in_top, f.questions)
+            }),
+            ("unrelated prompts that get evidence", |f| {
+                format!(
+                    "{} ({}/{})",
+                    Figures::pct(f.unrelated_pushed, f.unrelated),
+                    f.unrelated_pushed,
+                    f.unrelated
+                )
+            }),
+            ("routing right", |f| {
+                format!("{} ({}/{})", Figures::pct(f.routed_right, f.prompts), f.routed_right, f.prompts)
+            }),
+            ("polite requests kept as questions", |f| format!("{}/{}", f.polite_as_questions, f.polite)),
+            ("pasted sentences pushed with evidence", |f| format!("{}/{}", f.sentences_pushed, f.sentences)),
+        ];
+        for (name, get) in lines {
+            out.push_str(&format!("| {name} |"));
+            for (_, f) in rows {
+                out.push_str(&format!(" {} |", get(f)));
+            }
+            out.push('\n');
+        }
+        out
+    }
+
+    fn add(&mut self, o: &Figures) {
+        self.questions += o.questions;
+        self.questions_pushed += o.questions_pushed;
+        self.questions_gold_pushed += o.questions_gold_pushed;
+        self.questions_gold_in_top += o.questions_gold_in_top;
+        self.sentences += o.sentences;
+        self.sentences_pushed += o.sentences_pushed;
+        self.unrelated += o.unrelated;
+        self.unrelated_pushed += o.unrelated_pushed;
+        self.routed_right += o.routed_right;
+        self.polite += o.polite;
+        self.polite_as_questions += o.polite_as_questions;
+        self.prompts += o.prompts;
+    }
+}
+
+/// Replay the routing decision on `rows` with `model` (the same rule as `Engine::ask`: skip when no
+/// instance is relevant, pull sentences, push questions with sufficient evidence). Gold counts as
+/// pushed when the right instance pushes and its (forced) evidence held the gold.
+pub fn simulate(rows: &[&Row], model: &GateModel) -> Figures {
+    let mut f = Figures::default();
+    for r in rows {
+        let rel: Vec<bool> =
+            r.features.iter().map(|x| x.as_ref().is_some_and(|x| model.relevance.yes(x))).collect();
+        let suf: Vec<bool> = r
+            .features
+            .iter()
+            .map(|x| x.as_ref().is_some_and(|x| model.relevance.yes(x) && model.sufficiency.yes(x)))
+            .collect();
+        let any_rel = rel.iter().any(|&b| b);
+        let push = r.form == Form::Question && suf.iter().any(|&b| b);
+        f.prompts += 1;
+        if r.label.polite {
+            f.polite += 1;
+            f.polite_as_questions += (r.form == Form::Question) as usize;
+        }
+        match r.label.kind {
+            LabelKind::Question => {
+                f.questions += 1;
+                f.questions_gold_in_top += r.gold_in_top as usize;
+                if push {
+                    f.questions_pushed += 1;
+                    if r.instance.is_some_and(|i| suf[i]) && r.gold_injected {
+                        f.questions_gold_pushed += 1;
+                    }
+                }
+                f.routed_right += (r.form == Form::Question && any_rel) as usize;
+            }
+            LabelKind::Sentence => {
+                f.sentences += 1;
+                f.sentences_pushed += push as usize;
+                f.routed_right += (r.form == Form::Sentence && any_rel) as usize;
+            }
+            LabelKind::Unrelated => {
+                f.unrelated += 1;
+                f.unrelated_pushed += push as usize;
+                f.routed_right += (!any_rel) as usize;
+            }
+        }
+    }
+    f
+}
+
+/// k-fold cross-validation: rows are dealt into `k` folds in a fixed order that spreads every
+/// (kind, instance) group over the folds; each fold is judged by a model fitted on the others.
+/// The figures are summed over the held-out folds.
+pub fn cross_validate(rows: &[Row], k: usize, p: FitParams) -> Figures {
+    let k = k.max(2);
+    let mut order: Vec<usize> = (0..rows.len()).collect();
+    // Group by kind and instance, then by a hash of the id (a fixed, data-independent shuffle).
+    let key = |r: &Row| {
+        let h = r
+            .label
+            .id
+            .bytes()
+            .fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ b as u64).wrapping_mul(0x100_0000_01b3));
+        (r.label.kind, r.instance, h)
+    };
+    order.sort_by_key(|&i| key(&rows[i]));
+    let fold_of: Vec<usize> = {
+        let mut f = vec![0; rows.len()];
+        for (pos, &i) in order.iter().enumerate() {
+            f[i] = pos % k;
+        }
+        f
+    };
+    let mut total = Figures::default();
+    for fold in 0..k {
+        let train: Vec<&Row> =
+            rows.iter().zip(&fold_of).filter(|(_, f)| **f != fold).map(|(r, _)| r).collect();
+        let test: Vec<&Row> =
+            rows.iter().zip(&fold_of).filter(|(_, f)| **f == fold).map(|(r, _)| r).collect();
+        let model = fit(&train, p);
+        total.add(&simulate(&test, &model));
+    }
+    total
+}
+
+/// Precision/recall of one judge at a series of thresholds (the trade-off table `calibrate`
+/// prints): (threshold, accepted, accepted positives, positives).
+pub fn tradeoff(scored: &[(f64, bool)], thresholds: &[f64]) -> Vec<(f64, usize, usize, usize)> {
+    let positives = scored.iter().filter(|(_, y)| *y).count();
+    thresholds
+        .iter()
+        .map(|&t| {
+            let acc: Vec<&(f64, bool)> = scored.iter().filter(|(p, _)| *p >= t).collect();
+            (t, acc.len(), acc.iter().filter(|(_, y)| *y).count(), positives)
+        })
+        .collect()
+}
+
+/// (p, is positive) pairs.
+pub type Scored = Vec<(f64, bool)>;
+
+/// The relevance rows' (p, is relevant) and the sufficiency rows' (p, gold injected) under
+/// `model`, for trade-off tables and charts.
+pub fn scored_rows(rows: &[&Row], model: &GateModel) -> (Scored, Scored) {
+    let rel = relevance_rows(rows).iter().map(|(f, y)| (model.relevance.p(f), *y)).collect();
+    let mut suf = Vec::new();
+    for r in rows.iter().filter(|r| r.label.kind == LabelKind::Question) {
+        if let Some(i) = r.instance
+            && let Some(Some(f)) = r.features.get(i)
+            && model.relevance.yes(f)
+        {
+            suf.push((model.sufficiency.p(f), r.gold_injected));
+        }
+    }
+    (rel, suf)
 }

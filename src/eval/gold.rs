@@ -15,8 +15,8 @@
 //! ```
 //!
 //! * `prompt` (required); `id` (any JSON value, echoed as text; default: the line number);
-//! * `kind`: `question`, `sentence` or `unrelated` (default: `question` when there is gold, else
-//!   `unrelated`);
+//! * `kind`: `question`, `sentence` or `unrelated` (default: `question` when there is gold or an
+//!   instance, else `unrelated`);
 //! * `instance`: the instance that should answer (default: the instance holding the first gold
 //!   source, resolved by the caller with [`Label::instance_in`]);
 //! * `gold`: where the answer is stated — a `source` id and optionally `pages` (printed pages),
@@ -125,17 +125,13 @@ impl Label {
         cites.any(|c| self.gold.iter().any(|g| g.matches(c)))
     }
 
-    /// The instance that should answer: the label's own, else the first of `instances` (name and
-    /// a test "holds this source id") that holds the first gold source.
-    pub fn instance_in<'a>(
-        &self,
-        instances: impl IntoIterator<Item = (&'a str, &'a dyn Fn(&str) -> bool)>,
-    ) -> Option<String> {
+    /// The instance that should answer: the label's own, else the one `holder` names for the
+    /// first gold source (e.g. a lookup of source ids in the loaded instances).
+    pub fn instance_in(&self, holder: impl Fn(&str) -> Option<String>) -> Option<String> {
         if let Some(i) = &self.instance {
             return Some(i.clone());
         }
-        let first = self.gold.first()?;
-        instances.into_iter().find(|(_, holds)| holds(&first.source)).map(|(n, _)| n.to_string())
+        holder(&self.gold.first()?.source)
     }
 }
 
@@ -175,8 +171,11 @@ pub fn parse_labels(origin: &str, text: &str) -> Result<Vec<Label>> {
             Value::String(s) => s,
             v => v.to_string(),
         };
-        let kind =
-            raw.kind.unwrap_or(if raw.gold.is_empty() { LabelKind::Unrelated } else { LabelKind::Question });
+        let kind = raw.kind.unwrap_or(if raw.gold.is_empty() && raw.instance.is_none() {
+            LabelKind::Unrelated
+        } else {
+            LabelKind::Question
+        });
         out.push(Label {
             id,
             prompt: raw.prompt,
@@ -254,9 +253,7 @@ mod tests {
     #[test]
     fn instance_resolution() {
         let l = parse_labels("t", r#"{"prompt": "p", "gold": [{"source": "design"}]}"#).unwrap();
-        let rnd = |s: &str| s.starts_with("manual_");
-        let py = |s: &str| s == "design";
-        let list: Vec<(&str, &dyn Fn(&str) -> bool)> = vec![("rnd", &rnd), ("pyfaq", &py)];
-        assert_eq!(l[0].instance_in(list).as_deref(), Some("pyfaq"));
+        let holder = |s: &str| (s == "design").then(|| "pyfaq".to_string());
+        assert_eq!(l[0].instance_in(holder).as_deref(), Some("pyfaq"));
     }
 }

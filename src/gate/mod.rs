@@ -1,9 +1,15 @@
-//! Gates: whether to open an instance's index for a prompt ([`anchor`]), and whether what it found
-//! is good enough to inject ([`sufficiency`]).
+//! Gates: what the gate knows about a prompt and an instance ([`features`]), the two judges over
+//! those features — is the prompt about the instance, is the evidence enough to push — ([`model`],
+//! their record in [`judge`]), anchor words as one of the features ([`anchor`]), and the
+//! question/sentence router ([`router`]).
 
 pub mod anchor;
+pub mod features;
+pub mod judge;
+pub mod model;
 pub mod router;
-pub mod sufficiency;
 
 pub use anchor::AnchorSet;
-pub use sufficiency::Sufficiency;
+pub use features::Features;
+pub use judge::Judgement;
+pub use model::{GateModel, Logistic};

@@ -62,6 +62,9 @@ pub enum SectionId {
     Anchors = 10,
     /// Glossary: (term string id u32, chunk id u32) pairs.
     Glossary = 11,
+    /// Optional: the gate model fitted by `groundgate calibrate --write`, bincode-encoded
+    /// [`GateModel`](crate::gate::GateModel). Added without a version bump (older readers skip it).
+    Gate = 12,
 }
 
 impl SectionId {
@@ -94,11 +97,15 @@ impl SectionId {
             SectionId::Sources => "sources",
             SectionId::Anchors => "anchors",
             SectionId::Glossary => "glossary",
+            SectionId::Gate => "gate",
         }
     }
 
+    /// Sections a file may have (readers check their CRC before use).
+    pub const OPTIONAL: [SectionId; 1] = [SectionId::Gate];
+
     fn from_u32(v: u32) -> Option<SectionId> {
-        SectionId::ALL.into_iter().find(|s| *s as u32 == v)
+        SectionId::ALL.into_iter().chain(SectionId::OPTIONAL).find(|s| *s as u32 == v)
     }
 }
 
@@ -140,11 +147,18 @@ pub fn version(bytes: &[u8]) -> u32 {
 
 /// [`write`] with an explicit version (to rewrite an older file without changing its layout).
 pub fn write_version(version: u32, sections: &[(SectionId, Vec<u8>)]) -> Vec<u8> {
+    let raw: Vec<(u32, &[u8])> = sections.iter().map(|(id, b)| (*id as u32, b.as_slice())).collect();
+    write_raw(version, &raw)
+}
+
+/// Frame sections given by raw id (unknown ids included, so a rewrite keeps sections this build
+/// does not know).
+pub fn write_raw(version: u32, sections: &[(u32, &[u8])]) -> Vec<u8> {
     let table_len = ENTRY_LEN * sections.len();
     let mut offset = HEADER_LEN + table_len;
     let mut table = Vec::with_capacity(table_len);
     for (id, bytes) in sections {
-        table.extend_from_slice(&(*id as u32).to_le_bytes());
+        table.extend_from_slice(&id.to_le_bytes());
         table.extend_from_slice(&(offset as u32).to_le_bytes());
         table.extend_from_slice(&(bytes.len() as u32).to_le_bytes());
         table.extend_from_slice(&crc32(bytes).to_le_bytes());
@@ -163,6 +177,25 @@ pub fn write_version(version: u32, sections: &[(SectionId, Vec<u8>)]) -> Vec<u8>
         out.extend_from_slice(bytes);
     }
     out
+}
+
+/// Every section of checked bytes by raw id, in file order — known or not. Call after
+/// [`read_table`] accepted the bytes; entries outside the file are an error.
+pub fn raw_sections(bytes: &[u8]) -> Result<Vec<(u32, &[u8])>> {
+    read_table(bytes)?;
+    let count = read_u32(bytes, 12).unwrap_or(0) as usize;
+    let mut out = Vec::with_capacity(count);
+    for i in 0..count {
+        let at = HEADER_LEN + ENTRY_LEN * i;
+        let field = |k: usize| read_u32(bytes, at + 4 * k).unwrap_or(0);
+        let (offset, len) = (field(1) as usize, field(2) as usize);
+        let data = offset.checked_add(len).and_then(|end| bytes.get(offset..end)).ok_or_else(|| {
+            Error::corrupt("section table", format!("section {} lies outside the file", field(0)))
+        })?;
+        out.push((field(0), data));
+    }
+    out.sort_by_key(|(_, d)| d.as_ptr() as usize);
+    Ok(out)
 }
 
 /// Parse and check the header and section table. Cheap: touches only the first

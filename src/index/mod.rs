@@ -57,33 +57,20 @@ impl IndexMeta {
     }
 }
 
-/// The same index with a new sufficiency threshold: the `meta` section is re-encoded and the file
-/// re-framed (other sections are copied byte for byte). Checks every checksum first.
-pub fn with_sufficiency(bytes: &[u8], threshold: f32) -> crate::Result<Vec<u8>> {
+/// The same index with `model` stored as its gate model (section `gate`, replacing any earlier
+/// one). Every other section — unknown ones included — is copied byte for byte. Checks every
+/// checksum first.
+pub fn with_gate_model(bytes: &[u8], model: &crate::gate::GateModel) -> crate::Result<Vec<u8>> {
     use bincode::Options;
-    if !threshold.is_finite() {
-        return Err(crate::Error::invalid("threshold", "must be a finite number"));
-    }
-    let index = Index::open(bytes)?;
-    index.verify()?;
-    let mut meta = index.meta().clone();
-    meta.sufficiency = threshold;
-    let meta_bytes = bincode::DefaultOptions::new()
+    model.check().map_err(|e| crate::Error::invalid("gate model", e))?;
+    format::verify(bytes)?;
+    let encoded = bincode::DefaultOptions::new()
         .with_fixint_encoding()
-        .serialize(&meta)
-        .map_err(|e| crate::Error::invalid("meta", e.to_string()))?;
-    let mut table = format::read_table(bytes)?;
-    table.sort_unstable_by_key(|s| s.offset);
-    let sections: Vec<(format::SectionId, Vec<u8>)> = table
-        .iter()
-        .map(|s| {
-            let data = if s.id == format::SectionId::Meta {
-                meta_bytes.clone()
-            } else {
-                bytes.get(s.offset..s.offset + s.len).unwrap_or(&[]).to_vec()
-            };
-            (s.id, data)
-        })
-        .collect();
-    Ok(format::write_version(format::version(bytes), &sections))
+        .serialize(model)
+        .map_err(|e| crate::Error::invalid("gate model", e.to_string()))?;
+    let gate = format::SectionId::Gate as u32;
+    let mut sections: Vec<(u32, &[u8])> =
+        format::raw_sections(bytes)?.into_iter().filter(|(id, _)| *id != gate).collect();
+    sections.push((gate, &encoded));
+    Ok(format::write_raw(format::version(bytes), &sections))
 }

@@ -241,6 +241,35 @@ impl<D: AsRef<[u8]> + Clone> Index<D> {
         })
     }
 
+    /// The source number of chunk `id` (without decoding its text).
+    pub fn chunk_source(&self, id: u32) -> Result<u32> {
+        let at = id as usize * CHUNK_LEN + 8;
+        let source = read_u32(self.section(SectionId::Chunks), at).ok_or_else(|| {
+            Error::invalid("chunk", format!("chunk {id} ≥ chunk count {}", self.meta.chunks))
+        })?;
+        if source >= self.meta.sources {
+            return Err(Error::corrupt("chunks", format!("chunk {id} names source {source}")));
+        }
+        Ok(source)
+    }
+
+    /// The gate model stored by `groundgate calibrate --write`, if any (its CRC is checked first;
+    /// a model with non-finite weights or thresholds outside 0..=1 is corrupt).
+    pub fn gate_model(&self) -> Result<Option<crate::gate::GateModel>> {
+        let Some(s) = self.sections.iter().find(|s| s.id == SectionId::Gate).copied() else {
+            return Ok(None);
+        };
+        format::check_crc(self.data.as_ref(), &s)?;
+        let m: crate::gate::GateModel = bincode::DefaultOptions::new()
+            .with_fixint_encoding()
+            .with_limit(1 << 16)
+            .reject_trailing_bytes()
+            .deserialize(self.section(SectionId::Gate))
+            .map_err(|e| Error::corrupt("gate", e.to_string()))?;
+        m.check().map_err(|e| Error::corrupt("gate", e))?;
+        Ok(Some(m))
+    }
+
     /// Source `id`.
     pub fn source(&self, id: u32) -> Result<Source> {
         if id >= self.meta.sources {

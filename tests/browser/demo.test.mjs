@@ -83,7 +83,7 @@ test('examples give the right verdicts with citations; hostile text stays text',
   assert.equal(r.route, 'pull');
   assert.equal(r.kind, 'sentence');
   assert.match(r.evidence, /nothing injected/);
-  assert.match(r.hints, /p\.\d+/, 'hints cite pages');
+  assert.match(r.hints, /read\(\{.*"page":\d+/, 'hints read the pages found');
 
   r = await run(page, 'unrelated');
   assert.equal(r.route, 'skip');

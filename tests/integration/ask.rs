@@ -13,9 +13,8 @@ use groundgate::{AnalyzerSettings, AskOptions, Config, Engine, IndexBuilder, Ins
 use crate::util::data_dir;
 
 /// A synthetic instance: `n` chunks of about `len` characters about 감리원 교육, with anchors.
-fn instance(name: &str, n: usize, len: usize, threshold: f32) -> Vec<u8> {
+fn instance(name: &str, n: usize, len: usize) -> Vec<u8> {
     let mut b = IndexBuilder::new(name, AnalyzerSettings::default());
-    b.sufficiency(threshold);
     b.add_anchor("감리원");
     b.add_anchor("supervisor");
     let s = b
@@ -48,11 +47,21 @@ fn instance(name: &str, n: usize, len: usize, threshold: f32) -> Vec<u8> {
     b.build().expect("build")
 }
 
+/// Judges' thresholds: (relevance, sufficiency); 0 accepts everything found, 1 nothing.
+fn judges(relevance: f64, sufficiency: f64) -> InstanceOptions {
+    InstanceOptions { relevance: Some(relevance), sufficiency: Some(sufficiency), anchors: vec![] }
+}
+
+/// An engine whose judges accept whatever the search finds (the rules after the gate under test).
 fn engine_with(instances: &[(&str, Vec<u8>)], config: Config) -> Engine {
+    engine_judged(instances, config, judges(0.0, 0.0))
+}
+
+fn engine_judged(instances: &[(&str, Vec<u8>)], config: Config, opts: InstanceOptions) -> Engine {
     let mut e = Engine::new(config).expect("engine");
     e.set_clock(Box::new(FixedClock(1_000_000)));
     for (name, bytes) in instances {
-        e.add_instance(name, bytes.clone(), InstanceOptions::default()).expect("add");
+        e.add_instance(name, bytes.clone(), opts.clone()).expect("add");
     }
     e
 }
@@ -65,7 +74,7 @@ fn ask(e: &mut Engine, prompt: &str) -> groundgate::Answer {
 
 #[test]
 fn length_and_word_gates_skip_before_any_index() {
-    let mut e = engine_with(&[("a", instance("a", 4, 400, 0.1))], Config::default());
+    let mut e = engine_with(&[("a", instance("a", 4, 400))], Config::default());
     let long = format!("감리원 {}", "가".repeat(1_500));
     let a = ask(&mut e, &long);
     assert_eq!((a.route, a.reasons.as_slice()), (Route::Skip, &["too_long".to_string()][..]));
@@ -79,54 +88,69 @@ fn length_and_word_gates_skip_before_any_index() {
 }
 
 #[test]
-fn anchor_gate_sees_through_particles_and_spacing() {
-    let mut e = engine_with(&[("a", instance("a", 4, 400, 0.1))], Config::default());
+fn anchors_are_matched_through_particles_and_spacing() {
+    let mut e = engine_with(&[("a", instance("a", 4, 400))], Config::default());
     let a = ask(&mut e, "교육 과정 이수 기준이 뭐야");
-    assert_eq!(a.log.instances[0].outcome, Outcome::NoAnchor);
-    assert!(a.reasons.contains(&"no_anchor".to_string()));
+    assert!(a.log.instances[0].anchors.is_empty());
+    assert_eq!(a.log.instances[0].gate.as_ref().map(|g| g.features.0[7]), Some(0.0), "anchor feature off");
     let a = ask(&mut e, Q);
     assert_eq!(a.log.instances[0].anchors, ["감리원"]);
+    assert_eq!(a.log.instances[0].gate.as_ref().map(|g| g.features.0[7]), Some(1.0));
     assert_eq!(a.route, Route::Push);
     let a = ask(&mut e, "Which courses must a Supervisor take?");
     assert_eq!(a.log.instances[0].anchors, ["supervisor"]);
 }
 
 #[test]
-fn sufficiency_needs_score_and_coverage() {
-    let mut e = engine_with(&[("a", instance("a", 4, 400, 1_000.0))], Config::default());
+fn relevance_and_sufficiency_are_two_decisions() {
+    use groundgate::engine::Kind;
+    // Relevant but not sufficient: a question is pulled (never skipped), the values are logged.
+    let mut e = engine_judged(&[("a", instance("a", 4, 400))], Config::default(), judges(0.0, 1.0));
     let a = ask(&mut e, Q);
     let l = &a.log.instances[0];
     assert_eq!(l.outcome, Outcome::Insufficient);
-    let s = l.sufficiency.as_ref().expect("gate values");
-    assert!(s.top_score < s.threshold && !s.passed);
+    let g = l.gate.as_ref().expect("gate values");
+    assert!(g.relevant && !g.sufficient && g.sufficiency_threshold == 1.0, "{g:?}");
+    assert_eq!((a.route, a.kind), (Route::Pull, Kind::Question));
     assert!(a.reasons.contains(&"a:insufficient".to_string()), "{:?}", a.reasons);
-    // Score is fine but most of the prompt's words are unknown to the corpus.
-    let mut e = engine_with(&[("a", instance("a", 4, 400, 0.1))], Config::default());
-    let a = ask(&mut e, "감리원 kubernetes helm chart rollback strategy");
-    let s = a.log.instances[0].sufficiency.clone().expect("gate values");
-    assert!(s.coverage < 0.5 && !s.passed, "{s:?}");
+    // Not relevant: skipped as unrelated, whatever the form.
+    let mut e = engine_judged(&[("a", instance("a", 4, 400))], Config::default(), judges(1.0, 0.0));
+    let a = ask(&mut e, Q);
+    assert_eq!(a.log.instances[0].outcome, Outcome::NotRelevant);
+    assert_eq!((a.route, a.kind), (Route::Skip, Kind::Unrelated));
+    // The default model: a prompt whose words the corpus does not know is unrelated.
+    let mut e = engine_judged(&[("a", instance("a", 4, 400))], Config::default(), InstanceOptions::default());
+    let a = ask(&mut e, "kubernetes helm chart rollback strategy for staging");
+    let g = a.log.instances[0].gate.clone().expect("gate values");
+    assert!(g.features.0[6] > 0.9 && !g.relevant, "{g:?}");
     assert_eq!(a.route, Route::Skip);
+    // Thresholds outside 0..=1 are refused.
+    let mut e = Engine::new(Config::default()).expect("engine");
+    let bad = e.add_instance("a", instance("a", 1, 100), judges(1.5, 0.0));
+    assert_eq!(bad.expect_err("threshold").code(), "invalid_argument");
 }
 
 #[test]
-fn forced_tag_bypasses_anchor_and_sufficiency_and_leaves_the_query() {
-    let mut e = engine_with(
-        &[("a", instance("a", 4, 400, 1_000.0)), ("b", instance("b", 4, 400, 1_000.0))],
+fn forced_tag_bypasses_both_judges_and_leaves_the_query() {
+    let mut e = engine_judged(
+        &[("a", instance("a", 4, 400)), ("b", instance("b", 4, 400))],
         Config::default(),
+        judges(1.0, 1.0),
     );
     let a = ask(&mut e, "교육 과정 이수 #A 기준");
     assert_eq!(a.log.forced, ["a"]);
     assert_eq!(a.log.instances[0].outcome, Outcome::Injected);
     assert!(a.log.instances[0].forced);
-    assert_eq!(a.log.instances[1].outcome, Outcome::NoAnchor);
+    assert_eq!(a.log.instances[1].outcome, Outcome::NotRelevant);
     assert!(a.evidence.iter().all(|x| x.instance == "a"));
     assert!(a.reasons.contains(&"a:forced".to_string()));
     // An unknown tag stays in the query and forces nothing; the prefix is configurable.
     let a = ask(&mut e, "교육 과정 #zz 기준");
     assert!(a.log.forced.is_empty());
-    let mut e = engine_with(
-        &[("a", instance("a", 4, 400, 1_000.0))],
+    let mut e = engine_judged(
+        &[("a", instance("a", 4, 400))],
         Config { tag_prefix: "@".into(), ..Config::default() },
+        judges(1.0, 1.0),
     );
     assert_eq!(ask(&mut e, "교육 과정 @a 기준").log.forced, ["a"]);
 }
@@ -162,7 +186,7 @@ fn check_budget_invariants(a: &groundgate::Answer, c: &Config) {
 #[test]
 fn one_instance_gets_1800_and_cuts_at_sentences() {
     let c = Config::default();
-    let mut e = engine_with(&[("a", instance("a", 6, 440, 0.1))], c.clone());
+    let mut e = engine_with(&[("a", instance("a", 6, 440))], c.clone());
     let a = ask(&mut e, Q);
     check_budget_invariants(&a, &c);
     assert_eq!(budgets(&a), [1_800]);
@@ -178,7 +202,7 @@ fn shared_budget_redistributes_across_two_three_and_four_instances() {
     let c = Config::default();
     for n in 2..=4 {
         let names = ["a", "b", "c", "d"];
-        let inst: Vec<(&str, Vec<u8>)> = names[..n].iter().map(|&m| (m, instance(m, 6, 440, 0.1))).collect();
+        let inst: Vec<(&str, Vec<u8>)> = names[..n].iter().map(|&m| (m, instance(m, 6, 440))).collect();
         let mut e = engine_with(&inst, c.clone());
         let a = ask(&mut e, Q);
         check_budget_invariants(&a, &c);
@@ -187,11 +211,7 @@ fn shared_budget_redistributes_across_two_three_and_four_instances() {
         assert_eq!(a.log.answered, n);
     }
     // A short answer leaves its unused share to the longer ones.
-    let inst = vec![
-        ("a", instance("a", 1, 120, 0.1)),
-        ("b", instance("b", 6, 440, 0.1)),
-        ("c", instance("c", 6, 440, 0.1)),
-    ];
+    let inst = vec![("a", instance("a", 1, 120)), ("b", instance("b", 6, 440)), ("c", instance("c", 6, 440))];
     let mut e = engine_with(&inst, c.clone());
     let a = ask(&mut e, Q);
     check_budget_invariants(&a, &c);
@@ -218,7 +238,7 @@ impl Clock for SteppingClock {
 #[test]
 fn instances_past_their_deadline_are_dropped_and_logged() {
     let c = Config { deadline_ms: 1_000, ..Config::default() };
-    let mut e = engine_with(&[("a", instance("a", 4, 400, 0.1)), ("b", instance("b", 4, 400, 0.1))], c);
+    let mut e = engine_with(&[("a", instance("a", 4, 400)), ("b", instance("b", 4, 400))], c);
     e.set_clock(Box::new(SteppingClock { now: AtomicU64::new(0), step: 1_500 }));
     let a = ask(&mut e, Q);
     assert_eq!(a.route, Route::Pull, "the instances had evidence but no time: let the agent search");
@@ -230,7 +250,7 @@ fn instances_past_their_deadline_are_dropped_and_logged() {
     assert!(a.reasons.contains(&"a:deadline".to_string()));
     // Within the deadline the same clock lets them answer.
     let c = Config { deadline_ms: 5_000, ..Config::default() };
-    let mut e = engine_with(&[("a", instance("a", 4, 400, 0.1))], c);
+    let mut e = engine_with(&[("a", instance("a", 4, 400))], c);
     e.set_clock(Box::new(SteppingClock { now: AtomicU64::new(0), step: 1_500 }));
     assert_eq!(ask(&mut e, Q).route, Route::Push);
 }
@@ -238,7 +258,7 @@ fn instances_past_their_deadline_are_dropped_and_logged() {
 #[test]
 fn session_dedup_skips_what_was_shown_and_refills_the_budget() {
     let c = Config::default();
-    let mut e = engine_with(&[("a", instance("a", 12, 300, 0.1))], c.clone());
+    let mut e = engine_with(&[("a", instance("a", 12, 300))], c.clone());
     let s = |sid: &str, now: u64| AskOptions {
         session: Some(sid.into()),
         now_ms: Some(now),
@@ -270,7 +290,7 @@ fn hostile_documents_cannot_close_the_block_or_pose_as_instructions() {
     let (bytes, _) = m.build(&data_dir(), |_, _| {}).expect("build");
     let mut e = Engine::new(Config::default()).expect("engine");
     e.set_clock(Box::new(FixedClock(0)));
-    e.add_instance("x", bytes, InstanceOptions { sufficiency: Some(0.0), anchors: vec![] }).expect("add");
+    e.add_instance("x", bytes, judges(0.0, 0.0)).expect("add");
     let a = ask(&mut e, "감리원 교육은 매년 받아야 하나요 #x");
     assert_eq!(a.route, Route::Push);
     assert!(a.evidence.iter().any(|x| x.cite.source == "hostile"), "{:?}", a.evidence);
@@ -300,7 +320,7 @@ fn hostile_documents_cannot_close_the_block_or_pose_as_instructions() {
 
 #[test]
 fn detailed_format_adds_scores_terms_and_gates() {
-    let mut e = engine_with(&[("a", instance("a", 4, 400, 0.1))], Config::default());
+    let mut e = engine_with(&[("a", instance("a", 4, 400))], Config::default());
     let a = e
         .ask(Q, &AskOptions { format: groundgate::deliver::Format::Detailed, ..AskOptions::default() })
         .expect("ask");
@@ -314,9 +334,8 @@ fn detailed_format_adds_scores_terms_and_gates() {
 
 #[test]
 fn budgets_are_never_exceeded_property() {
-    let inst: Vec<(String, Vec<u8>)> = (0..4)
-        .map(|i| (format!("i{i}"), instance(&format!("i{i}"), 3 + i * 3, 150 + i * 100, 0.1)))
-        .collect();
+    let inst: Vec<(String, Vec<u8>)> =
+        (0..4).map(|i| (format!("i{i}"), instance(&format!("i{i}"), 3 + i * 3, 150 + i * 100))).collect();
     let words = [
         "감리원",
         "교육",
@@ -352,8 +371,7 @@ fn budgets_are_never_exceeded_property() {
         e.set_clock(Box::new(FixedClock(0)));
         for (k, (name, bytes)) in inst.iter().enumerate() {
             if (r >> (40 + k)) & 1 == 1 || k == 0 {
-                e.add_instance(name, Arc::<[u8]>::from(bytes.as_slice()), InstanceOptions::default())
-                    .expect("add");
+                e.add_instance(name, Arc::<[u8]>::from(bytes.as_slice()), judges(0.0, 0.0)).expect("add");
             }
         }
         let n = 2 + (next() % 8) as usize;
@@ -372,17 +390,17 @@ fn budgets_are_never_exceeded_property() {
 
 #[test]
 fn bad_input_is_a_typed_error() {
-    let mut e = engine_with(&[("a", instance("a", 2, 200, 0.1))], Config::default());
+    let mut e = engine_with(&[("a", instance("a", 2, 200))], Config::default());
     for bad in ["", "   \n\t"] {
         assert_eq!(e.ask(bad, &AskOptions::default()).expect_err("empty").code(), "invalid_argument");
     }
     let huge = "가".repeat(400_000);
     assert_eq!(e.ask(&huge, &AskOptions::default()).expect_err("huge").code(), "invalid_argument");
     assert!(e.search("nope", "감리원", 3).expect_err("unknown").to_string().contains("no instance named"));
-    let dup = e.add_instance("a", instance("a", 1, 100, 0.1), InstanceOptions::default());
+    let dup = e.add_instance("a", instance("a", 1, 100), InstanceOptions::default());
     assert_eq!(dup.expect_err("duplicate").code(), "invalid_argument");
     assert_eq!(
-        e.add_instance("bad name", instance("x", 1, 100, 0.1), InstanceOptions::default())
+        e.add_instance("bad name", instance("x", 1, 100), InstanceOptions::default())
             .expect_err("name")
             .code(),
         "invalid_argument"
@@ -400,13 +418,12 @@ fn bad_input_is_a_typed_error() {
 #[test]
 fn router_verdicts_combine_with_the_gates() {
     use groundgate::engine::Kind;
-    let mut e = engine_with(&[("a", instance("a", 6, 300, 0.1))], Config::default());
+    let mut e = engine_with(&[("a", instance("a", 6, 300))], Config::default());
     // A question with sufficient evidence: push.
     let a = ask(&mut e, Q);
     assert_eq!((a.route, a.kind), (Route::Push, Kind::Question));
     assert!(a.reasons.iter().any(|r| r.starts_with("question:")), "{:?}", a.reasons);
     assert!(a.hints.is_empty());
-    let top = a.log.instances[0].sufficiency.as_ref().expect("gate").top_score as f32;
     // A pasted document sentence on the same topic: pull from the start, hints but no evidence.
     let a = ask(&mut e, "감리원은 매년 교육 과정을 이수하여야 한다.");
     assert_eq!((a.route, a.kind), (Route::Pull, Kind::Sentence));
@@ -419,17 +436,16 @@ fn router_verdicts_combine_with_the_gates() {
     // Relevant but not enough: pull with reason insufficient.
     let mut e2 = Engine::new(Config::default()).expect("engine");
     e2.set_clock(Box::new(FixedClock(0)));
-    e2.add_instance(
-        "a",
-        instance("a", 6, 300, 0.1),
-        InstanceOptions { sufficiency: Some(top * 1.2), anchors: vec![] },
-    )
-    .expect("add");
+    e2.add_instance("a", instance("a", 6, 300), judges(0.0, 1.0)).expect("add");
     let a = ask(&mut e2, Q);
     assert_eq!((a.route, a.kind), (Route::Pull, Kind::Question));
     assert!(a.reasons.contains(&"pull:insufficient".to_string()), "{:?}", a.reasons);
     assert!(!a.hints.is_empty() && a.evidence.is_empty());
+    assert_eq!(a.hints[0].tool, "search");
+    assert_eq!(a.hints[0].arguments["instance"], "a");
+    assert!(a.hints.iter().any(|h| h.tool == "read" && h.arguments["page"].is_u64()), "{:?}", a.hints);
     // Nothing relevant: skip, unrelated.
+    let mut e = engine_judged(&[("a", instance("a", 6, 300))], Config::default(), judges(1.0, 1.0));
     let a = ask(&mut e, "오늘 점심 메뉴 뭐 먹을까?");
     assert_eq!((a.route, a.kind), (Route::Skip, Kind::Unrelated));
     assert!(a.hints.is_empty());

@@ -131,9 +131,9 @@ fn ask_jsonl_contract_stats_and_calibrate() {
     let text = String::from_utf8(out.stdout).expect("utf8");
     for row in [
         "prompts                    4",
-        "no anchor",
-        "passed anchor",
-        "passed sufficiency",
+        "not relevant",
+        "relevant",
+        "sufficient",
         "forced by tag",
         "injected",
         "instances per injection",
@@ -147,9 +147,14 @@ fn ask_jsonl_contract_stats_and_calibrate() {
         "{\"prompt\": \"대한민국의 주권은 누구에게 있나요\", \"instance\": \"excerpts\"}\n{\"prompt\": \"헌법 몇 조가 거주 이전의 자유야\", \"instance\": \"excerpts\"}\n{\"prompt\": \"python 점심 메뉴 추천\", \"instance\": null}\n",
     )
     .expect("labels");
-    let out = groundgate(&["calibrate", "--index", idx, "--labels", labels.to_str().expect("p")], "");
+    let out = groundgate(
+        &["calibrate", "--index", idx, "--labels", labels.to_str().expect("p"), "--folds", "2"],
+        "",
+    );
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    assert!(String::from_utf8(out.stdout).expect("utf8").contains("| excerpts |"));
+    let text = String::from_utf8(out.stdout).expect("utf8");
+    assert!(text.contains("3 labelled prompts (2 questions, 0 sentences, 1 unrelated)"), "{text}");
+    assert!(text.contains("| relevance |") && text.contains("held-out folds"), "{text}");
 }
 
 #[test]

@@ -58,7 +58,7 @@ test('ask JSON is byte-identical natively and in wasm (≥ 500 prompts, with ses
 test('Engine API: objects, errors with codes, rules', () => {
   const engine = new gg.Engine({ top_k: 3 });
   const bytes = readFileSync(path.join(root, 'tests/fixtures/v1/excerpts.ggi'));
-  engine.addInstance('x', bytes, { sufficiency: 0 });
+  engine.addInstance('x', bytes, { sufficiency: 0, relevance: 0 });
   assert.deepEqual(engine.instances(), ['x']);
   const a = engine.ask('대한민국의 주권은 누구에게 있나요? #x');
   assert.equal(a.route, 'push');

@@ -1,64 +1,135 @@
-//! `groundgate calibrate`: choose each instance's sufficiency threshold from labelled prompts.
+//! `groundgate calibrate`: fit the gate's relevance and sufficiency judges from labelled prompts,
+//! print the trade-off and the k-fold (held-out) figures, and optionally store the model in the
+//! index files.
 
 use std::io::Write;
 use std::path::PathBuf;
 
-use groundgate::eval::calibrate::{Labelled, calibrate};
+use groundgate::eval::calibrate::{self, Figures, FitParams, Row};
+use groundgate::eval::gold::parse_labels;
+use groundgate::gate::features::NAMES;
 use groundgate::{Config, Index};
-use serde_json::Value;
+use serde_json::json;
 
-pub fn run(
-    indexes: &[PathBuf],
-    labels: &PathBuf,
-    max_fp: f64,
-    write: bool,
-) -> Result<(), Box<dyn std::error::Error>> {
+/// Options of `groundgate calibrate`.
+pub struct Args {
+    pub indexes: Vec<PathBuf>,
+    pub labels: Vec<PathBuf>,
+    pub folds: usize,
+    pub params: FitParams,
+    pub write: bool,
+    pub dump: Option<PathBuf>,
+}
+
+/// Index files loaded as (instance name, bytes).
+pub type Loaded = Vec<(String, Vec<u8>)>;
+
+/// Load index files as (instance name, bytes).
+pub fn load(indexes: &[PathBuf]) -> Result<Loaded, Box<dyn std::error::Error>> {
     let mut loaded = Vec::new();
     for p in indexes {
         let bytes = std::fs::read(p).map_err(|e| format!("{}: {e}", p.display()))?;
         let name = Index::open(&bytes[..]).map_err(|e| format!("{}: {e}", p.display()))?.meta().name.clone();
         loaded.push((name, bytes));
     }
-    let text = std::fs::read_to_string(labels).map_err(|e| format!("{}: {e}", labels.display()))?;
-    let mut set = Vec::new();
-    for (n, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
-        let v: Value =
-            serde_json::from_str(line).map_err(|e| format!("{}:{}: {e}", labels.display(), n + 1))?;
-        let prompt =
-            v["prompt"].as_str().ok_or_else(|| format!("{}:{}: no \"prompt\"", labels.display(), n + 1))?;
-        set.push(Labelled {
-            prompt: prompt.to_string(),
-            instance: v["instance"].as_str().map(str::to_string),
-        });
+    Ok(loaded)
+}
+
+/// Read and parse label files.
+pub fn labels(paths: &[PathBuf]) -> Result<Vec<groundgate::eval::gold::Label>, Box<dyn std::error::Error>> {
+    let mut out = Vec::new();
+    for p in paths {
+        let text = std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()))?;
+        out.extend(parse_labels(&p.display().to_string(), &text)?);
     }
-    let result = calibrate(&loaded, &Config::default(), &set, max_fp)?;
+    Ok(out)
+}
+
+pub fn run(a: Args) -> Result<(), Box<dyn std::error::Error>> {
+    let loaded = load(&a.indexes)?;
+    let set = labels(&a.labels)?;
+    let rows = calibrate::collect(&loaded, &Config::default(), &set)?;
+    let all: Vec<&Row> = rows.iter().collect();
+    let model = calibrate::fit(&all, a.params);
     let mut out = std::io::stdout().lock();
+    let count = |k| set.iter().filter(|l| l.kind == k).count();
+    use groundgate::eval::gold::LabelKind::*;
     writeln!(
         out,
-        "{} labelled prompts; at most {:.1}% of each instance's negatives may pass\n",
+        "{} labelled prompts ({} questions, {} sentences, {} unrelated) over {}\n",
         set.len(),
-        max_fp * 100.0
+        count(Question),
+        count(Sentence),
+        count(Unrelated),
+        loaded.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>().join(", ")
     )?;
-    writeln!(out, "| instance | threshold | positives passing | negatives passing |")?;
-    writeln!(out, "|---|---:|---:|---:|")?;
-    for c in &result {
+    writeln!(
+        out,
+        "model fitted on all of them (relevance precision ≥ {}, sufficiency precision ≥ {}):\n",
+        a.params.relevance_precision, a.params.sufficiency_precision
+    )?;
+    writeln!(out, "| judge | bias | {} | threshold |", NAMES.join(" | "))?;
+    writeln!(out, "|---|---:|{}---:|", "---:|".repeat(NAMES.len()))?;
+    for (name, j) in [("relevance", model.relevance), ("sufficiency", model.sufficiency)] {
+        let w: Vec<String> = j.weights.iter().map(|w| format!("{w:.3}")).collect();
+        writeln!(out, "| {name} | {:.3} | {} | {:.4} |", j.bias, w.join(" | "), j.threshold)?;
+    }
+    let (_, suf) = calibrate::scored_rows(&all, &model);
+    writeln!(out, "\nsufficiency trade-off (questions whose right instance is judged relevant):\n")?;
+    writeln!(out, "| threshold | pushed | gold inside | precision | recall |")?;
+    writeln!(out, "|---:|---:|---:|---:|---:|")?;
+    let ts: Vec<f64> = (1..=19).map(|i| i as f64 * 0.05).chain([model.sufficiency.threshold]).collect();
+    let mut table = calibrate::tradeoff(&suf, &ts);
+    table.sort_by(|x, y| x.0.total_cmp(&y.0));
+    for (t, acc, tp, pos) in table {
+        let mark = if t == model.sufficiency.threshold { " ←" } else { "" };
         writeln!(
             out,
-            "| {} | {:.4} | {}/{} | {}/{} |",
-            c.instance, c.threshold, c.positives_passing, c.positives, c.negatives_passing, c.negatives
+            "| {t:.4}{mark} | {acc} | {tp} | {} | {} |",
+            if acc == 0 { "–".into() } else { format!("{:.1}%", 100.0 * tp as f64 / acc as f64) },
+            if pos == 0 { "–".into() } else { format!("{:.1}%", 100.0 * tp as f64 / pos as f64) }
         )?;
     }
-    if write {
-        for (c, path) in result.iter().zip(indexes) {
+    let fitted = calibrate::simulate(&all, &model);
+    let held = calibrate::cross_validate(&rows, a.folds, a.params);
+    writeln!(
+        out,
+        "\nfigures ({}-fold: each fold judged by a model fitted on the others; and fitted-on-all):\n",
+        a.folds
+    )?;
+    write!(out, "{}", Figures::table(&[("held-out folds", held), ("fitted on all (optimistic)", fitted)]))?;
+    if let Some(path) = &a.dump {
+        let mut f = std::io::BufWriter::new(std::fs::File::create(path)?);
+        for r in &rows {
+            let per: Vec<serde_json::Value> = r
+                .features
+                .iter()
+                .zip(&loaded)
+                .map(|(x, (n, _))| json!({"instance": n, "features": x}))
+                .collect();
+            writeln!(
+                f,
+                "{}",
+                json!({"id": r.label.id, "prompt": r.label.prompt, "kind": r.label.kind.as_str(),
+                       "instance": r.instance.map(|i| loaded[i].0.clone()), "form": r.form,
+                       "polite": r.label.polite, "gold_in_top": r.gold_in_top,
+                       "gold_injected": r.gold_injected, "injected_chars": r.injected_chars,
+                       "instances": per})
+            )?;
+        }
+        writeln!(out, "\nrows written to {}", path.display())?;
+    }
+    if a.write {
+        for path in &a.indexes {
             let bytes = std::fs::read(path)?;
-            let updated = groundgate::index::with_sufficiency(&bytes, c.threshold as f32)?;
+            let updated = groundgate::index::with_gate_model(&bytes, &model)?;
             std::fs::write(path, updated)?;
-            writeln!(out, "wrote threshold {:.4} into {}", c.threshold, path.display())?;
+            writeln!(out, "wrote the gate model into {}", path.display())?;
         }
     } else {
         writeln!(
             out,
-            "\n(--write stores the thresholds in the index files; or put `sufficiency = …` in the manifests)"
+            "\n(--write stores the model in the index files; without it they keep theirs or the default)"
         )?;
     }
     Ok(())

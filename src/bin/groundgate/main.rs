@@ -85,20 +85,35 @@ enum Command {
         /// The prompt (without --jsonl; else one per stdin line).
         prompt: Vec<String>,
     },
-    /// Choose each instance's sufficiency threshold from labelled prompts.
+    /// Fit the gate's relevance and sufficiency judges from labelled prompts; print the trade-off
+    /// and held-out (k-fold) figures; --write stores the model in the index files.
     Calibrate {
         /// Index files, one per instance.
         #[arg(long, required = true, num_args = 1..)]
         index: Vec<PathBuf>,
-        /// JSON Lines `{"prompt", "instance": name or null}`: the instance that should answer.
-        #[arg(long)]
-        labels: PathBuf,
-        /// Largest share of an instance's negatives allowed to get evidence.
-        #[arg(long, default_value_t = 0.02)]
-        max_fp: f64,
-        /// Store the thresholds in the index files.
+        /// Label files (JSON Lines: prompt, kind, gold …; the devset's files as they are).
+        #[arg(long, required = true, num_args = 1..)]
+        labels: Vec<PathBuf>,
+        /// Folds for the held-out figures.
+        #[arg(long, default_value_t = 5)]
+        folds: usize,
+        /// Relevance operating point: an unrelated prompt wrongly accepted costs p/(1−p) domain
+        /// prompts wrongly skipped (0.5: plain routing accuracy).
+        #[arg(long, default_value_t = 0.5)]
+        relevance_precision: f64,
+        /// Sufficiency operating point: push when the evidence holds the gold with at least this
+        /// probability at the margin (a wrong push costs p/(1−p) right ones).
+        #[arg(long, default_value_t = 0.6)]
+        sufficiency_precision: f64,
+        /// L2 penalty of the logistic fits.
+        #[arg(long, default_value_t = 0.05)]
+        l2: f64,
+        /// Store the fitted model in the index files.
         #[arg(long)]
         write: bool,
+        /// Write every (prompt, instance) row with its features as JSON Lines.
+        #[arg(long)]
+        dump: Option<PathBuf>,
     },
     /// Evaluate the question/sentence router on labelled prompts `{"prompt", "kind", "polite"?}`.
     RouteEval {
@@ -162,7 +177,23 @@ fn main() -> ExitCode {
         Command::Stats { logfile } => ask::stats(&logfile),
         Command::RouteEval { labels, index, misses } => route::eval(&labels, &index, misses),
         Command::Rules { lang } => route::rules(&lang),
-        Command::Calibrate { index, labels, max_fp, write } => calibrate::run(&index, &labels, max_fp, write),
+        Command::Calibrate {
+            index,
+            labels,
+            folds,
+            relevance_precision,
+            sufficiency_precision,
+            l2,
+            write,
+            dump,
+        } => calibrate::run(calibrate::Args {
+            indexes: index,
+            labels,
+            folds,
+            params: groundgate::eval::calibrate::FitParams { l2, relevance_precision, sufficiency_precision },
+            write,
+            dump,
+        }),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
