@@ -9,12 +9,12 @@ their first gold page / article (whitespace-insensitive), restated sentences occ
 in their manual, Korean questions share at most 13 consecutive characters with the manuals'
 own FAQ questions, every constitution chapter is asked about, polite requests are marked and
 counted, the colloquial questions listed below exist, unrelated prompts carry no gold and
-include long logs and prompts sharing words with the corpus. With --devset it also checks
-that no prompt is copied from the development set.
+include long logs and prompts sharing words with the corpus. No prompt may be copied or lightly
+edited from ../unrelated_prompts.jsonl, ../polite_requests.jsonl or (with --devset) the devset.
 
 Usage: python3 check.py [--registry DIR] [--devset DIR]
   --registry  the corpus (default: shared/data/registry next to the repository)
-  --devset    optional: the development set, to check that nothing was copied from it
+  --devset    optional: the development set's directory, to check that nothing was copied from it
 Standard library only. Exit status 0 when every check passes.
 """
 import argparse
@@ -230,6 +230,8 @@ def main():
                 break
         else:
             sys.exit('registry not found next to the repository; pass --registry DIR')
+    if not os.path.isdir(os.path.join(args.registry, 'pypi-korean-rnd-regs-mcp-0.61.0')):
+        sys.exit('not a registry directory (no pypi-korean-rnd-regs-mcp-0.61.0/ inside): %s' % args.registry)
 
     manuals = load_manuals(args.registry)
     arts, chapter = load_constitution(args.registry)
@@ -396,29 +398,36 @@ def main():
         err('only %d unrelated prompts share words with the corpus' % shared)
 
     # ---- not copied from the development set
-    dev_note = 'not checked (no --devset)'
+    # the bench prompts shipped next to this directory, and the development set if given
+    refs = {}
+    for path in (os.path.join(args.dir, '..', 'unrelated_prompts.jsonl'), os.path.join(args.dir, '..', 'polite_requests.jsonl')):
+        if os.path.exists(path):
+            refs[os.path.basename(path)] = path
     if args.devset:
-        dev = []
         for name in EXPECTED:
             path = os.path.join(args.devset, name)
             if os.path.exists(path):
-                with open(path, encoding='utf-8') as f:
-                    dev += [norm(json.loads(line)['prompt']) for line in f if line.strip()]
-        if not dev:
+                refs['devset/' + name] = path
+        if not any(k.startswith('devset/') for k in refs):
             err('no development-set files found in %s' % args.devset)
-        dev_hay = '\x00'.join(dev)
-        runs = {}
-        for rows in data.values():
-            for r in rows:
-                p = norm(r['prompt'])
-                run = longest_shared_run(p, dev_hay)
-                runs.setdefault(r['kind'], []).append((run, r['id']))
-                # a copy, or a light edit: most of a prompt reappearing in one devset prompt
-                if p in dev or (r['kind'] != 'sentence' and run >= 8 and run >= 0.6 * len(p)):
-                    err('%s: prompt copied or lightly edited from the development set (%d shared chars)' % (r['id'], run))
-        dev_note = '; '.join('%s: %s' % (k, ', '.join('%s=%d' % (i, b) for b, i in sorted(v, reverse=True)[:4]))
-                             for k, v in sorted(runs.items()))
-        dev_note = 'longest run shared with a devset prompt, by kind (chars) ' + dev_note
+    other = []
+    for path in refs.values():
+        with open(path, encoding='utf-8') as f:
+            other += [norm(json.loads(line)['prompt']) for line in f if line.strip()]
+    other_hay = '\x00'.join(other)
+    runs = {}
+    for rows in data.values():
+        for r in rows:
+            p = norm(r['prompt'])
+            run = longest_shared_run(p, other_hay)
+            runs.setdefault(r['kind'], []).append((run, r['id']))
+            # a copy, or a light edit: most of a prompt reappearing in one reference prompt
+            if p in other or (r['kind'] != 'sentence' and run >= 8 and run >= 0.6 * len(p)):
+                err('%s: prompt copied or lightly edited from a reference set (%d shared chars)' % (r['id'], run))
+    ref_note = '%s; longest run shared, by kind (chars): %s' % (
+        ', '.join(sorted(refs)) or 'none found',
+        '; '.join('%s %s' % (k, ', '.join('%s=%d' % (i, b) for b, i in sorted(v, reverse=True)[:4]))
+                  for k, v in sorted(runs.items())))
 
     # ---- report
     print('records:', {k: len(v) for k, v in data.items()}, 'total', sum(len(v) for v in data.values()))
@@ -432,7 +441,7 @@ def main():
           (dict(sorted(lang.items())), long_logs, shared))
     print('largest run shared with manual FAQ wording (chars, limit %d): %s' %
           (FAQ_MAX_RUN, ', '.join('%s=%d' % (i, b) for b, i in worst[:5])))
-    print('development set:', dev_note)
+    print('compared with', ref_note)
     if errors:
         print('\nFAILED: %d problem(s)' % len(errors))
         for e in errors:
