@@ -80,8 +80,14 @@ pub fn collect(instances: &[(String, Vec<u8>)], config: &Config, labels: &[Label
             let forced = engine.ask(&format!("#{} {}", names[i], label.prompt), &AskOptions::default())?;
             gold_injected = label.hit(forced.evidence.iter().map(|e| &e.cite));
             injected_chars = forced.log.injected_chars;
-            let top = engine.search(names[i], &label.prompt, config.top_k).unwrap_or_default();
-            gold_in_top = label.hit(top.iter().map(|h| &h.cite));
+            // The ceiling: the right instance's top k for the prompt, as the gate searches it.
+            let index = engine.index(names[i])?;
+            let terms = crate::search::query_terms(index, &label.prompt);
+            let mut cites = Vec::new();
+            for s in crate::search::top_k(index, &terms, config.top_k)? {
+                cites.push(crate::search::hit(index, 0, s)?.cite);
+            }
+            gold_in_top = label.hit(cites.iter());
             let _ = forced.log.instances.iter().any(|l| l.outcome == Outcome::Injected);
         }
         rows.push(Row {
@@ -134,7 +140,7 @@ pub fn fit(rows: &[&Row], p: FitParams) -> GateModel {
     // Sufficiency: questions; the right instance's row (gold injected or not) and every other
     // instance the relevance judge accepts (never gold).
     let mut suf_data = Vec::new();
-    for r in rows.iter().filter(|r| r.label.kind == LabelKind::Question) {
+    for r in rows.iter().filter(|r| r.label.kind == LabelKind::Question && !r.label.gold.is_empty()) {
         for (i, f) in r.features.iter().enumerate() {
             let Some(f) = f else { continue };
             if r.instance == Some(i) {
@@ -192,10 +198,14 @@ pub struct Figures {
     pub questions: usize,
     /// … that got evidence (pushed).
     pub questions_pushed: usize,
+    /// Domain questions with gold locations (the gold figures' denominator).
+    pub questions_gold: usize,
     /// … whose gold is inside the injected text (right instance pushed, gold in its evidence).
     pub questions_gold_pushed: usize,
     /// … whose gold is in the right instance's top k (the ceiling for the gate).
     pub questions_gold_in_top: usize,
+    /// Domain questions with gold locations that got evidence (denominator of "of those").
+    pub questions_gold_pushed_of: usize,
     /// Pasted sentences.
     pub sentences: usize,
     /// … pushed evidence (must be none).
@@ -240,11 +250,13 @@ impl Figures {
                 )
             }),
             ("… of those, gold inside the injected text", |f| {
-                Figures::pct(f.questions_gold_pushed, f.questions_pushed)
+                Figures::pct(f.questions_gold_pushed, f.questions_gold_pushed_of)
             }),
-            ("domain questions with gold pushed", |f| Figures::pct(f.questions_gold_pushed, f.questions)),
+            ("domain questions with gold pushed", |f| {
+                Figures::pct(f.questions_gold_pushed, f.questions_gold)
+            }),
             ("gold in the right instance's top k (ceiling)", |f| {
-                Figures::pct(f.questions_gold_in_top, f.questions)
+                Figures::pct(f.questions_gold_in_top, f.questions_gold)
             }),
             ("unrelated prompts that get evidence", |f| {
                 format!(
@@ -273,7 +285,9 @@ impl Figures {
     fn add(&mut self, o: &Figures) {
         self.questions += o.questions;
         self.questions_pushed += o.questions_pushed;
+        self.questions_gold += o.questions_gold;
         self.questions_gold_pushed += o.questions_gold_pushed;
+        self.questions_gold_pushed_of += o.questions_gold_pushed_of;
         self.questions_gold_in_top += o.questions_gold_in_top;
         self.sentences += o.sentences;
         self.sentences_pushed += o.sentences_pushed;
@@ -309,9 +323,12 @@ pub fn simulate(rows: &[&Row], model: &GateModel) -> Figures {
         match r.label.kind {
             LabelKind::Question => {
                 f.questions += 1;
+                let has_gold = !r.label.gold.is_empty();
+                f.questions_gold += has_gold as usize;
                 f.questions_gold_in_top += r.gold_in_top as usize;
                 if push {
                     f.questions_pushed += 1;
+                    f.questions_gold_pushed_of += has_gold as usize;
                     if r.instance.is_some_and(|i| suf[i]) && r.gold_injected {
                         f.questions_gold_pushed += 1;
                     }
@@ -389,7 +406,7 @@ pub type Scored = Vec<(f64, bool)>;
 pub fn scored_rows(rows: &[&Row], model: &GateModel) -> (Scored, Scored) {
     let rel = relevance_rows(rows).iter().map(|(f, y)| (model.relevance.p(f), *y)).collect();
     let mut suf = Vec::new();
-    for r in rows.iter().filter(|r| r.label.kind == LabelKind::Question) {
+    for r in rows.iter().filter(|r| r.label.kind == LabelKind::Question && !r.label.gold.is_empty()) {
         if let Some(i) = r.instance
             && let Some(Some(f)) = r.features.get(i)
             && model.relevance.yes(f)

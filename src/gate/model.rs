@@ -60,19 +60,24 @@ impl GateModel {
 }
 
 impl Default for GateModel {
-    /// The model fitted on the project's labelled prompts over the four default instances
-    /// (`groundgate calibrate`; figures and the command in docs/gate-bench.md).
+    /// The model fitted on the project's labelled prompts (the devset and benches/data, 352
+    /// prompts) over the four default instances with `groundgate calibrate`'s default operating
+    /// points; the command and its k-fold and held-out figures are in docs/gate-bench.md.
     fn default() -> Self {
         GateModel {
             relevance: Logistic {
-                weights: [4.0, 3.0, 1.0, 0.5, 0.0, 0.0, -3.0, 1.0, 0.0],
-                bias: -4.0,
-                threshold: 0.5,
+                weights: [
+                    0.203706, 0.849139, 3.620167, 2.083743, 0.74324, 3.830454, -0.299904, 2.957679, -0.955635,
+                ],
+                bias: -11.310572,
+                threshold: 0.1947,
             },
             sufficiency: Logistic {
-                weights: [4.0, 3.0, 1.0, 0.5, 0.0, 0.0, -3.0, 1.0, 0.0],
-                bias: -5.0,
-                threshold: 0.5,
+                weights: [
+                    2.20083, -1.489158, 1.464463, 0.222012, 4.381568, 1.825894, -0.350468, -0.1003, 0.875352,
+                ],
+                bias: -5.512169,
+                threshold: 0.579,
             },
         }
     }

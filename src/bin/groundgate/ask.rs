@@ -119,7 +119,13 @@ pub fn run(a: Args) -> Result<(), Box<dyn std::error::Error>> {
     for p in prompts.iter().filter(|p| !p.trim().is_empty()) {
         let answer = engine.ask(p, &opts)?;
         writeln!(out, "prompt:  {p}")?;
-        writeln!(out, "route:   {:?}   reasons: {}", answer.route, answer.reasons.join(", "))?;
+        writeln!(
+            out,
+            "route:   {} ({})   reasons: {}",
+            serde_json::to_value(answer.route)?.as_str().unwrap_or("?"),
+            serde_json::to_value(answer.kind)?.as_str().unwrap_or("?"),
+            answer.reasons.join(", ")
+        )?;
         for l in &answer.log.instances {
             writeln!(out, "  {:<14} {}", l.instance, l.summary())?;
         }

@@ -19,6 +19,7 @@ pub struct Args {
     pub params: FitParams,
     pub write: bool,
     pub dump: Option<PathBuf>,
+    pub test: Vec<PathBuf>,
 }
 
 /// Index files loaded as (instance name, bytes).
@@ -74,6 +75,7 @@ pub fn run(a: Args) -> Result<(), Box<dyn std::error::Error>> {
         let w: Vec<String> = j.weights.iter().map(|w| format!("{w:.3}")).collect();
         writeln!(out, "| {name} | {:.3} | {} | {:.4} |", j.bias, w.join(" | "), j.threshold)?;
     }
+    writeln!(out, "\nmodel (JSON): {}", serde_json::to_string(&model)?)?;
     let (_, suf) = calibrate::scored_rows(&all, &model);
     writeln!(out, "\nsufficiency trade-off (questions whose right instance is judged relevant):\n")?;
     writeln!(out, "| threshold | pushed | gold inside | precision | recall |")?;
@@ -92,12 +94,18 @@ pub fn run(a: Args) -> Result<(), Box<dyn std::error::Error>> {
     }
     let fitted = calibrate::simulate(&all, &model);
     let held = calibrate::cross_validate(&rows, a.folds, a.params);
+    let mut columns = vec![("held-out folds", held), ("fitted on all (optimistic)", fitted)];
+    if !a.test.is_empty() {
+        let test_rows = calibrate::collect(&loaded, &Config::default(), &labels(&a.test)?)?;
+        let t: Vec<&Row> = test_rows.iter().collect();
+        columns.insert(0, ("test set (--test, never fitted on)", calibrate::simulate(&t, &model)));
+    }
     writeln!(
         out,
-        "\nfigures ({}-fold: each fold judged by a model fitted on the others; and fitted-on-all):\n",
+        "\nfigures ({}-fold: each fold judged by a model fitted on the others; fitted on all):\n",
         a.folds
     )?;
-    write!(out, "{}", Figures::table(&[("held-out folds", held), ("fitted on all (optimistic)", fitted)]))?;
+    write!(out, "{}", Figures::table(&columns))?;
     if let Some(path) = &a.dump {
         let mut f = std::io::BufWriter::new(std::fs::File::create(path)?);
         for r in &rows {

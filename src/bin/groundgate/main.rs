@@ -114,6 +114,9 @@ enum Command {
         /// Write every (prompt, instance) row with its features as JSON Lines.
         #[arg(long)]
         dump: Option<PathBuf>,
+        /// Label files never fitted on: the model fitted on --labels is measured on them.
+        #[arg(long, num_args = 1..)]
+        test: Vec<PathBuf>,
     },
     /// Evaluate the question/sentence router on labelled prompts `{"prompt", "kind", "polite"?}`.
     RouteEval {
@@ -186,6 +189,7 @@ fn main() -> ExitCode {
             l2,
             write,
             dump,
+            test,
         } => calibrate::run(calibrate::Args {
             indexes: index,
             labels,
@@ -193,6 +197,7 @@ fn main() -> ExitCode {
             params: groundgate::eval::calibrate::FitParams { l2, relevance_precision, sufficiency_precision },
             write,
             dump,
+            test,
         }),
     };
     match result {
