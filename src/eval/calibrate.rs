@@ -53,14 +53,7 @@ pub fn collect(instances: &[(String, Vec<u8>)], config: &Config, labels: &[Label
         engine.add_instance(name, bytes.clone(), InstanceOptions::default())?;
     }
     let names: Vec<&str> = instances.iter().map(|(n, _)| n.as_str()).collect();
-    // Source id → the first instance holding it.
-    let mut holder: std::collections::BTreeMap<String, String> = std::collections::BTreeMap::new();
-    for n in &names {
-        let index = engine.index(n)?;
-        for s in 0..index.source_count() {
-            holder.entry(index.source(s)?.id).or_insert_with(|| n.to_string());
-        }
-    }
+    let holder = super::gold::holders(instances)?;
     let mut rows = Vec::with_capacity(labels.len());
     for label in labels {
         let instance = if label.kind == LabelKind::Unrelated {

@@ -135,6 +135,18 @@ impl Label {
     }
 }
 
+/// Which instance holds each source id (the first that does), for [`Label::instance_in`].
+pub fn holders(instances: &[(String, Vec<u8>)]) -> Result<std::collections::BTreeMap<String, String>> {
+    let mut out = std::collections::BTreeMap::new();
+    for (name, bytes) in instances {
+        let index = crate::Index::open(&bytes[..])?;
+        for s in 0..index.source_count() {
+            out.entry(index.source(s)?.id).or_insert_with(|| name.clone());
+        }
+    }
+    Ok(out)
+}
+
 #[derive(Deserialize)]
 struct Raw {
     #[serde(default)]

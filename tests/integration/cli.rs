@@ -155,6 +155,23 @@ fn ask_jsonl_contract_stats_and_calibrate() {
     let text = String::from_utf8(out.stdout).expect("utf8");
     assert!(text.contains("3 labelled prompts (2 questions, 0 sentences, 1 unrelated)"), "{text}");
     assert!(text.contains("| relevance |") && text.contains("held-out folds"), "{text}");
+    // audit and curve on the same labels.
+    let anchors = std::env::temp_dir().join(format!("gg-anchors-{}.toml", std::process::id()));
+    let l = labels.to_str().expect("p");
+    let out = groundgate(
+        &["audit", "--index", idx, "--labels", l, "--write-anchors", anchors.to_str().expect("p")],
+        "",
+    );
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).expect("utf8");
+    assert!(text.contains("| excerpts | 2 |"), "{text}");
+    assert!(std::fs::read_to_string(&anchors).expect("anchors").contains("anchors = ["));
+    let out =
+        groundgate(&["curve", "--index", idx, "--labels", l, "--budgets", "100,1800", "--top", "4"], "");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).expect("utf8");
+    assert!(text.contains("| 1800 |") && text.contains("knee (top 4)"), "{text}");
+    assert!(!groundgate(&["curve", "--index", idx, "--labels", l, "--budgets", "0"], "").status.success());
 }
 
 #[test]

@@ -4,6 +4,7 @@
 //! codes (1 for a failed command, 2 for bad usage — clap's convention).
 
 mod ask;
+mod audit;
 mod build;
 mod calibrate;
 mod info;
@@ -118,6 +119,38 @@ enum Command {
         #[arg(long, num_args = 1..)]
         test: Vec<PathBuf>,
     },
+    /// Audit the gate on labelled prompts: per instance, how many of its prompts it finds relevant
+    /// and sufficient, which it filters out, and the words that would have opened it.
+    Audit {
+        /// Index files, one per instance.
+        #[arg(long, required = true, num_args = 1..)]
+        index: Vec<PathBuf>,
+        /// Label files (as for calibrate).
+        #[arg(long, required = true, num_args = 1..)]
+        labels: Vec<PathBuf>,
+        /// Write the anchor lists with the suggested words added (manifest lines) to this file.
+        #[arg(long)]
+        write_anchors: Option<PathBuf>,
+        /// How many suggested words per instance.
+        #[arg(long, default_value_t = 10)]
+        suggest: usize,
+    },
+    /// The budget curve: share of labelled questions whose gold is inside the injected text, per
+    /// budget, for the top 4 and the top 8; and the knee.
+    Curve {
+        /// Index files, one per instance.
+        #[arg(long, required = true, num_args = 1..)]
+        index: Vec<PathBuf>,
+        /// Label files with gold (as for calibrate).
+        #[arg(long, required = true, num_args = 1..)]
+        labels: Vec<PathBuf>,
+        /// Budgets in characters.
+        #[arg(long, value_delimiter = ',', default_value = "300,600,1200,1800,3600")]
+        budgets: Vec<usize>,
+        /// Hits considered.
+        #[arg(long, value_delimiter = ',', default_value = "4,8")]
+        top: Vec<usize>,
+    },
     /// Evaluate the question/sentence router on labelled prompts `{"prompt", "kind", "polite"?}`.
     RouteEval {
         /// JSON Lines with kind = question | sentence | unrelated.
@@ -178,6 +211,10 @@ fn main() -> ExitCode {
             prompt,
         }),
         Command::Stats { logfile } => ask::stats(&logfile),
+        Command::Audit { index, labels, write_anchors, suggest } => {
+            audit::run_audit(&index, &labels, write_anchors.as_ref(), suggest)
+        }
+        Command::Curve { index, labels, budgets, top } => audit::run_curve(&index, &labels, &budgets, &top),
         Command::RouteEval { labels, index, misses } => route::eval(&labels, &index, misses),
         Command::Rules { lang } => route::rules(&lang),
         Command::Calibrate {
