@@ -263,6 +263,11 @@ const DOCUMENT_ENDINGS: &[&str] = &[
     "경우", "해당", "포함", "제외", "등",
 ];
 
+/// Verbal nouns that close the bullet sentences of official documents (… 우선 설정할 것을 권고,
+/// … 제출 요망): on a long clause they mark pasted document text, not a keyword query.
+const DOCUMENT_NOUNS: &[&str] =
+    &["권고", "요망", "금지", "준수", "시행", "실시", "추진", "의무화", "허용", "통보", "조치", "명시"];
+
 fn strip_trailing(s: &str) -> &str {
     s.trim_end_matches(|c: char| {
         c.is_whitespace()
@@ -441,6 +446,11 @@ pub fn classify(input: &str) -> FormVerdict {
             fire("s", &format!("document_ending:{e}"), w, &mut q, &mut s);
         } else if let Some(e) = ends_with_any(&lw, AMBIGUOUS_ENDINGS) {
             fire("q", &format!("ambiguous_ending:{e}"), 1.0, &mut q, &mut s);
+        } else if (n_words >= 6 || body.chars().count() >= 35)
+            && let Some(e) = DOCUMENT_NOUNS.iter().find(|n| lw.ends_with(**n))
+        {
+            // A long clause closed by an official document's verbal noun (… 설정할 것을 권고).
+            fire("s", &format!("document_noun_ending:{e}"), 2.5, &mut q, &mut s);
         } else if let Some(e) = HOWTO_NOUNS.iter().find(|n| lw.ends_with(**n)) {
             fire("q", &format!("howto_noun:{e}"), 2.5, &mut q, &mut s);
         } else if lw.chars().next_back().is_some_and(|c| VERB_FINAL.contains(&c)) {
@@ -541,6 +551,7 @@ mod tests {
             "<pasted_content>연구수당은 수정인건비의 20% 이내</pasted_content>",
             "참여연구자는 연구노트를 작성할 것",
             "흡연자분들은 발코니가 있는 방이면 발코니에서 흡연이 가능합니다.",
+            "성과 평가는 정량 지표 대신 질적 지표를 중심으로 운영할 것을 권고",
         ] {
             assert_eq!(form(s), Form::Sentence, "{s}: {:?}", classify(s));
         }
