@@ -6,7 +6,7 @@
 //! description = "The Constitution of the Republic of Korea"
 //! anchors = ["헌법", "기본권"]            # anchor words for the anchor gate
 //! derive_anchors = 300                  # plus up to 300 derived from headings and titles
-//! sufficiency = 8.0                     # minimum top score for the sufficiency gate
+//! sufficiency = 8.0                     # legacy (round 1 BM25 threshold), stored but unused by the gate
 //! text = "lz4"                          # chunk text storage: "lz4" (default) or "plain"
 //! [bm25]                                # optional; defaults k1 = 1.2, b = 0.75
 //! k1 = 1.2
@@ -57,7 +57,8 @@ pub struct Manifest {
     /// Derive up to this many more anchors from the headings, titles and glossary terms (default
     /// 300; 0 turns derivation off). See [`crate::gate::anchor::derive`].
     pub derive_anchors: Option<usize>,
-    /// Sufficiency threshold.
+    /// Legacy (round 1): a BM25 score threshold, still stored in the index meta but not used by the
+    /// gate, whose judges are fitted with `groundgate calibrate`.
     pub sufficiency: Option<f32>,
     /// Chunk text storage: `"lz4"` (default) or `"plain"` (see [`crate::index::TextCodec`]).
     #[serde(default)]
