@@ -226,7 +226,7 @@ cmd_test() {
   indexes
   pkg
   say "cargo test"
-  GG_INDEXES="$ROOT/indexes" GG_INSTANCES="${BUILT[*]}" cargo test -q --features abi
+  GG_INDEXES="$ROOT/indexes" GG_INSTANCES="${BUILT[*]}" cargo test -q --features abi -- --include-ignored
   say "cargo bench --no-run (the bench compiles)"
   cargo bench -q --no-run
   say "tsc --strict (the package's TypeScript types)"

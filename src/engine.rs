@@ -490,7 +490,7 @@ impl Engine {
             let at = ids.iter().position(|&c| c == s.chunk);
             hit_terms.push(HitTerms {
                 score: s.score as f64,
-                source: inst.index.chunk_source(s.chunk)?,
+                location: inst.index.chunk_key(s.chunk)?,
                 terms: at.map_or_else(Vec::new, |i| explained[i].iter().map(|t| t.term.as_str()).collect()),
             });
         }

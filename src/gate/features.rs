@@ -30,10 +30,11 @@ pub const NAMES: [&str; COUNT] = [
     "unknown_share",
     "anchor",
     "log_words",
+    "agreement",
 ];
 
 /// Number of features.
-pub const COUNT: usize = 9;
+pub const COUNT: usize = 10;
 
 /// The feature vector of one (prompt, instance) pair; in JSON an object keyed by [`NAMES`].
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
@@ -65,8 +66,9 @@ impl<'de> Deserialize<'de> for Features {
 pub struct HitTerms<'a> {
     /// BM25 score.
     pub score: f64,
-    /// Source id (index-internal number).
-    pub source: u32,
+    /// Where the chunk stands ([`Index::chunk_key`](crate::Index::chunk_key)): hits with equal
+    /// keys share their citation.
+    pub location: [u32; 5],
     /// Query terms the chunk contains.
     pub terms: Vec<&'a str>,
 }
@@ -142,10 +144,14 @@ impl Features {
         let last = hits.last().map_or(0.0, |h| h.score);
         let all: Vec<&HitTerms<'_>> = hits.iter().collect();
         let first: Vec<&HitTerms<'_>> = hits.iter().take(1).collect();
-        let same = match hits.first() {
-            Some(h) => hits.iter().filter(|x| x.source == h.source).count() as f64 / hits.len() as f64,
+        // The share of the top hits from the top hit's source, and at its location (page, article,
+        // heading): agreement.
+        let share = |same: &dyn Fn(&HitTerms<'_>, &HitTerms<'_>) -> bool| match hits.first() {
+            Some(h) => hits.iter().filter(|x| same(x, h)).count() as f64 / hits.len() as f64,
             None => 0.0,
         };
+        let same = share(&|x, h| x.location[0] == h.location[0]);
+        let agreement = share(&|x, h| x.location == h.location);
         let n_words = weights.iter().flatten().count();
         Features([
             if attainable > 0.0 { top / attainable } else { 0.0 },
@@ -157,6 +163,7 @@ impl Features {
             if total > 0.0 { unknown / total } else { 1.0 },
             if anchor { 1.0 } else { 0.0 },
             (1.0 + n_words as f64).ln(),
+            agreement,
         ])
     }
 
@@ -184,8 +191,8 @@ mod tests {
             _ => None,
         };
         let hits = [
-            HitTerms { score: 9.0, source: 0, terms: vec!["연구", "구수", "수당"] },
-            HitTerms { score: 3.0, source: 1, terms: vec!["상한"] },
+            HitTerms { score: 9.0, location: [0, 1, 0, 0, 0], terms: vec!["연구", "구수", "수당"] },
+            HitTerms { score: 3.0, location: [0, 2, 0, 0, 0], terms: vec!["상한"] },
         ];
         let f = Features::compute(&q, &hits, 1000, &idf, true);
         let unknown = bm25::idf(1000, 0) as f64;
@@ -194,7 +201,8 @@ mod tests {
         assert!((f.0[2] - 2.0 / total).abs() < 1e-9);
         assert!((f.0[6] - unknown / total).abs() < 1e-9);
         assert!((f.0[4] - 6.0 / 9.0).abs() < 1e-9);
-        assert_eq!(f.0[5], 0.5);
+        assert_eq!(f.0[5], 1.0);
+        assert_eq!(f.0[9], 0.5);
         assert_eq!(f.0[7], 1.0);
         // Nothing found: zeros, the unknown share is all.
         let f = Features::compute(&q, &[], 1000, &|_| None, false);

@@ -241,16 +241,19 @@ impl<D: AsRef<[u8]> + Clone> Index<D> {
         })
     }
 
-    /// The source number of chunk `id` (without decoding its text).
-    pub fn chunk_source(&self, id: u32) -> Result<u32> {
-        let at = id as usize * CHUNK_LEN + 8;
-        let source = read_u32(self.section(SectionId::Chunks), at).ok_or_else(|| {
-            Error::invalid("chunk", format!("chunk {id} ≥ chunk count {}", self.meta.chunks))
-        })?;
+    /// Where chunk `id` stands, as raw record fields — source number, page, and the string ids of
+    /// its article, section and heading — without decoding its text or strings. Two chunks with
+    /// the same key have the same citation.
+    pub fn chunk_key(&self, id: u32) -> Result<[u32; 5]> {
+        if id >= self.meta.chunks {
+            return Err(Error::invalid("chunk", format!("chunk {id} ≥ chunk count {}", self.meta.chunks)));
+        }
+        let [_, _, source, page, article, section, heading, _, _] =
+            records::read::<9>(self.section(SectionId::Chunks), id, "chunks")?;
         if source >= self.meta.sources {
             return Err(Error::corrupt("chunks", format!("chunk {id} names source {source}")));
         }
-        Ok(source)
+        Ok([source, page, article, section, heading])
     }
 
     /// The gate model stored by `groundgate calibrate --write`, if any (its CRC is checked first;

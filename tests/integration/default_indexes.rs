@@ -1,16 +1,22 @@
-//! The four default instances, built by `./build.sh` from the package registries. `./build.sh test`
-//! sets GG_INDEXES and GG_INSTANCES; a plain `cargo test` on a machine without them skips this.
+//! The four default instances, built by `./build.sh` from the package registries. These tests are
+//! `#[ignore]`d for a plain `cargo test`; `./build.sh test` sets GG_INDEXES and GG_INSTANCES and runs
+//! them with `--include-ignored`, and without those variables they fail rather than pass unchecked.
 
 use serde_json::Value;
 
 use crate::util::groundgate;
 
+fn env() -> (String, String) {
+    match (std::env::var("GG_INDEXES"), std::env::var("GG_INSTANCES")) {
+        (Ok(d), Ok(n)) => (d, n),
+        _ => panic!("GG_INDEXES and GG_INSTANCES must name the default indexes (./build.sh test sets them)"),
+    }
+}
+
 #[test]
+#[ignore = "needs the default indexes: ./build.sh test runs it"]
 fn default_indexes_answer_the_search_contract() {
-    let (Ok(dir), Ok(names)) = (std::env::var("GG_INDEXES"), std::env::var("GG_INSTANCES")) else {
-        eprintln!("GG_INDEXES not set: default indexes not checked (./build.sh test checks them)");
-        return;
-    };
+    let (dir, names) = env();
     let queries: &[(&str, &str, &str)] = &[
         ("rnd", "연구수당 상한", "manual_"),
         ("constitution", "농지 소작 금지", "constitution"),
@@ -37,4 +43,40 @@ fn default_indexes_answer_the_search_contract() {
         checked += 1;
     }
     assert!(checked > 0, "GG_INSTANCES named no instance");
+}
+
+#[test]
+#[ignore = "needs the default indexes: ./build.sh test runs it"]
+fn the_default_gate_routes_the_three_kinds_of_prompt() {
+    let (dir, names) = env();
+    let names: Vec<&str> = names.split_whitespace().collect();
+    if !["rnd", "constitution"].iter().all(|n| names.contains(n)) {
+        panic!("this test needs the rnd and constitution instances; GG_INSTANCES = {names:?}");
+    }
+    let mut args = vec!["ask".to_string(), "--now".into(), "0".into(), "--jsonl".into(), "--index".into()];
+    args.extend(names.iter().map(|n| format!("{dir}/{n}.ggi")));
+    let input = concat!(
+        "{\"id\": 1, \"prompt\": \"연구수당은 얼마까지 계상할 수 있나요?\"}\n",
+        "{\"id\": 2, \"prompt\": \"대한민국의 주권은 국민에게 있고, 모든 권력은 국민으로부터 나온다.\"}\n",
+        "{\"id\": 3, \"prompt\": \"오늘 날씨 어때\"}\n",
+    );
+    let argv: Vec<&str> = args.iter().map(String::as_str).collect();
+    let out = groundgate(&argv, input);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: Vec<Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("json"))
+        .collect();
+    assert_eq!((v[0]["route"].as_str(), v[0]["kind"].as_str()), (Some("push"), Some("question")), "{}", v[0]);
+    assert!(v[0]["evidence"][0]["source"].as_str().is_some_and(|s| s.starts_with("manual_")), "{}", v[0]);
+    assert_eq!((v[1]["route"].as_str(), v[1]["kind"].as_str()), (Some("pull"), Some("sentence")), "{}", v[1]);
+    assert_eq!(v[1]["hints"][0]["tool"], "search", "{}", v[1]);
+    assert_eq!(v[1]["hints"][0]["arguments"]["instance"], "constitution", "{}", v[1]);
+    assert!(v[1]["evidence"].as_array().is_some_and(Vec::is_empty));
+    assert_eq!(
+        (v[2]["route"].as_str(), v[2]["kind"].as_str()),
+        (Some("skip"), Some("unrelated")),
+        "{}",
+        v[2]
+    );
 }
