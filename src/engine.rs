@@ -19,7 +19,6 @@ use std::collections::HashSet;
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
 
 use crate::corpus::Citation;
 use crate::deliver::context::{self, Format};
@@ -183,8 +182,34 @@ pub enum Kind {
 pub struct ToolCall {
     /// Tool name.
     pub tool: String,
-    /// Its arguments (keys sorted).
-    pub arguments: Value,
+    /// Its arguments.
+    pub arguments: ToolArgs,
+}
+
+/// The arguments of a [`ToolCall`]; absent fields are left out of the JSON. (A typed struct, not a
+/// JSON value: the same bytes everywhere and no JSON tree code in the wasm.)
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct ToolArgs {
+    /// Instance to search or read.
+    pub instance: String,
+    /// Source to read.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    /// What to search for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub query: Option<String>,
+    /// Page to read.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub page: Option<u32>,
+    /// Article to read (제N조).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub article: Option<String>,
+    /// Heading to read.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub heading: Option<String>,
+    /// Chunk to read (when the location has no page, article or heading).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub chunk: Option<u32>,
 }
 
 /// Where the prompt should go.
@@ -288,20 +313,28 @@ fn pull_calls(query: &str, judged: &[(f64, &str, Option<&Hit>)]) -> Vec<ToolCall
     for (_, instance, _) in judged {
         calls.push(ToolCall {
             tool: "search".into(),
-            arguments: json!({"query": query, "instance": instance}),
+            arguments: ToolArgs {
+                instance: instance.to_string(),
+                query: Some(query.into()),
+                ..Default::default()
+            },
         });
     }
     for (_, instance, hit) in judged {
         let Some(h) = hit else { continue };
-        let mut args = json!({"instance": instance, "source": h.cite.source});
+        let mut args = ToolArgs {
+            instance: instance.to_string(),
+            source: Some(h.cite.source.clone()),
+            ..Default::default()
+        };
         if let Some(p) = h.cite.page {
-            args["page"] = json!(p);
+            args.page = Some(p);
         } else if let Some(a) = &h.cite.article {
-            args["article"] = json!(a);
+            args.article = Some(a.clone());
         } else if let Some(x) = &h.cite.heading {
-            args["heading"] = json!(x);
+            args.heading = Some(x.clone());
         } else {
-            args["chunk"] = json!(h.chunk);
+            args.chunk = Some(h.chunk);
         }
         calls.push(ToolCall { tool: "read".into(), arguments: args });
     }

@@ -442,8 +442,8 @@ fn router_verdicts_combine_with_the_gates() {
     assert!(a.reasons.contains(&"pull:insufficient".to_string()), "{:?}", a.reasons);
     assert!(!a.hints.is_empty() && a.evidence.is_empty());
     assert_eq!(a.hints[0].tool, "search");
-    assert_eq!(a.hints[0].arguments["instance"], "a");
-    assert!(a.hints.iter().any(|h| h.tool == "read" && h.arguments["page"].is_u64()), "{:?}", a.hints);
+    assert_eq!(a.hints[0].arguments.instance, "a");
+    assert!(a.hints.iter().any(|h| h.tool == "read" && h.arguments.page.is_some()), "{:?}", a.hints);
     // Nothing relevant: skip, unrelated.
     let mut e = engine_judged(&[("a", instance("a", 6, 300))], Config::default(), judges(1.0, 1.0));
     let a = ask(&mut e, "오늘 점심 메뉴 뭐 먹을까?");
