@@ -113,8 +113,8 @@ fn main() {
     // Honest choice: per fold, the variant best on the other folds (mean of question and sentence rates).
     let score = |v: usize, keep: &dyn Fn(usize) -> bool| -> f64 {
         let (mut qa, mut qn) = (0, 0);
-        for s in 0..2 {
-            let (a, n) = rate(&table[v][s], keep);
+        for set in &table[v][..2] {
+            let (a, n) = rate(set, keep);
             qa += a;
             qn += n;
         }
@@ -129,8 +129,8 @@ fn main() {
             .max_by(|&a, &b| score(a, &train).total_cmp(&score(b, &train)).then(b.cmp(&a)))
             .unwrap_or(0);
         chosen.push(variants[best].0.clone());
-        for s in 0..3 {
-            let (a, n) = rate(&table[best][s], |i| i % FOLDS == f);
+        for (s, set) in table[best].iter().enumerate() {
+            let (a, n) = rate(set, |i| i % FOLDS == f);
             if s < 2 {
                 held_q = (held_q.0 + a, held_q.1 + n);
             } else {

@@ -48,7 +48,13 @@ impl Budget {
             return Some(text);
         }
         self.truncated = true;
-        let keep = self.left.saturating_sub(MARK.chars().count());
+        let mark = MARK.chars().count();
+        if self.left <= mark {
+            // No room for any text before the mark: drop the item.
+            self.left = 0;
+            return None;
+        }
+        let keep = self.left - mark;
         self.left = 0;
         let mut cut: String = text.chars().take(keep).collect();
         cut.push_str(MARK);
@@ -67,11 +73,12 @@ mod tests {
 
     #[test]
     fn cuts_with_a_mark_then_drops() {
-        let mut b = Budget::new(20);
+        let mut b = Budget::new(30);
         assert_eq!(b.take("0123456789".into()).as_deref(), Some("0123456789"));
         assert!(!b.truncated);
         let cut = b.take("abcdefghijklmnopqrstuvwxyz".into()).unwrap();
-        assert_eq!(cut.chars().count(), 10);
+        assert_eq!(cut.chars().count(), 20);
+        assert_eq!(Budget::new(5).take("abcdefghijklmnopqrstuvwxyz".into()), None);
         assert!(cut.ends_with(MARK) && cut.starts_with('a'));
         assert!(b.truncated && b.exhausted());
         assert_eq!(b.take("x".into()), None);

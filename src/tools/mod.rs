@@ -112,3 +112,6 @@ fn instances(engine: &Engine, instance: Option<&str>) -> Result<Vec<String>> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;
