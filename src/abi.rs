@@ -308,15 +308,15 @@ pub extern "C" fn gg_call_tool(
 ) -> i32 {
     call(|st| {
         let name = st.text(name_ptr, name_len, "tool")?.to_string();
-        let args: serde_json::Value = st.options(args_ptr, args_len, "arguments")?;
-        Ok(crate::tools::call_json(st.engine(engine)?, &name, &args)?.into_bytes())
+        let args = st.text(args_ptr, args_len, "arguments")?.to_string();
+        Ok(crate::tools::call_str(st.engine(engine)?, &name, &args)?.into_bytes())
     })
 }
 
 /// The tools' definitions (name, title, description, JSON Schemas, annotations).
 #[unsafe(no_mangle)]
 pub extern "C" fn gg_tool_definitions() -> i32 {
-    call(|_| json(&crate::tools::definitions()))
+    call(|_| Ok(crate::tools::schema::DEFINITIONS_JSON.as_bytes().to_vec()))
 }
 
 /// One JSON Lines tool request → its reply line (the `protocol` contract); status 1 only for a bad

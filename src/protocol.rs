@@ -14,6 +14,8 @@
 
 use std::io::{self, BufRead, Write};
 
+use serde::Deserialize;
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 use crate::engine::Engine;
@@ -173,17 +175,69 @@ pub fn tool_result(engine: &Engine, mut body: Map<String, Value>, tool: Option<&
     tools::call_json(engine, &name, &args)
 }
 
-/// One tool request line → one reply line (`""` for a blank line): what `Engine.handleLine` and
-/// `gg_handle_line` return.
+/// The id of a request line, whatever else it holds.
+#[derive(Deserialize)]
+struct IdOnly<'a> {
+    #[serde(borrow, default)]
+    id: Option<&'a RawValue>,
+}
+
+/// A tool request line, `{"id", "tool", "arguments"}`, read without building a JSON tree.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ToolLine<'a> {
+    #[serde(borrow, default)]
+    #[allow(dead_code)]
+    id: Option<&'a RawValue>,
+    #[serde(default)]
+    tool: Option<String>,
+    #[serde(borrow, default)]
+    arguments: Option<&'a RawValue>,
+}
+
+fn raw_reply(id: &str, key: &str, body: &str) -> String {
+    format!("{{\"id\":{id},\"{key}\":{body}}}")
+}
+
+/// One tool request line `{"id", "tool", "arguments"}` → one reply line `{"id", "result"}` or
+/// `{"id", "error"}` (`""` for a blank line): what `Engine.handleLine` and `gg_handle_line`
+/// return, and what `groundgate tool --jsonl` writes. The id is echoed as written.
 pub fn handle_line(engine: &Engine, line: &[u8]) -> String {
     let line = line.strip_suffix(b"\n").unwrap_or(line);
-    match parse(line, 1, line.len()) {
-        Parsed::Blank => String::new(),
-        Parsed::Bad { id, error } => error_reply(&id, &error),
-        Parsed::Request { id, body } => match tool_result(engine, body, None) {
-            Ok(json) => reply(&id, &json),
-            Err(e) => error_reply(&id, &e),
-        },
+    let line = line.strip_suffix(b"\r").unwrap_or(line);
+    let report = |e: &Error| serde_json::to_string(&e.report()).unwrap_or_else(|_| "{}".into());
+    let bad = |e: &Error| raw_reply("null", "error", &report(e));
+    if line.len() > MAX_LINE_BYTES {
+        return bad(&Error::invalid(
+            "line",
+            format!("line is {} bytes, at most {MAX_LINE_BYTES}", line.len()),
+        ));
+    }
+    let text = match std::str::from_utf8(line) {
+        Ok(t) => t.trim(),
+        Err(e) => return bad(&Error::invalid("line", format!("line is not UTF-8: {e}"))),
+    };
+    if text.is_empty() {
+        return String::new();
+    }
+    if !text.starts_with('{') {
+        return bad(&Error::invalid("line", "line is not a JSON object"));
+    }
+    let id = match serde_json::from_str::<IdOnly>(text) {
+        Ok(x) => x.id.map_or("null", RawValue::get).to_string(),
+        Err(e) => return bad(&Error::invalid("line", format!("line is not JSON: {e}"))),
+    };
+    let error = |e: &Error| raw_reply(&id, "error", &report(e));
+    let req = match serde_json::from_str::<ToolLine>(text) {
+        Ok(r) => r,
+        Err(e) => return error(&Error::invalid("line", e.to_string())),
+    };
+    let Some(tool) = req.tool else {
+        return error(&Error::invalid("tool", "each line needs a string \"tool\""));
+    };
+    match tools::call_str(engine, &tool, req.arguments.map_or("", RawValue::get)) {
+        Ok(json) => raw_reply(&id, "result", &json),
+        Err(e) => error(&e),
     }
 }
 

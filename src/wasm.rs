@@ -264,7 +264,7 @@ impl WasmEngine {
     /// Every tool's definition: name, title, description, inputSchema, outputSchema, annotations.
     #[wasm_bindgen(js_name = toolDefinitions, unchecked_return_type = "ToolDefinition[]")]
     pub fn tool_definitions() -> Result<JsValue, JsValue> {
-        to_js(&tools::definitions())
+        js_sys::JSON::parse(tools::schema::DEFINITIONS_JSON)
     }
 
     /// One JSON Lines request `{"id","tool","arguments"}` → its reply line `{"id","result"}` or
@@ -334,16 +334,15 @@ impl WasmEngine {
 impl WasmEngine {
     /// A tool call with JS arguments (through JSON, as natively); the result as JSON text.
     fn tool_json(&self, name: &str, args: JsValue) -> Result<String, JsValue> {
-        let args: serde_json::Value = if args.is_undefined() || args.is_null() {
-            serde_json::Value::Null
+        let json = if args.is_undefined() || args.is_null() {
+            String::new()
         } else {
-            let json = js_sys::JSON::stringify(&args)
+            js_sys::JSON::stringify(&args)
                 .ok()
                 .and_then(|s| s.as_string())
-                .ok_or_else(|| js_error(Error::invalid("arguments", "not a JSON-compatible object")))?;
-            serde_json::from_str(&json).map_err(|e| js_error(Error::invalid("arguments", e.to_string())))?
+                .ok_or_else(|| js_error(Error::invalid("arguments", "not a JSON-compatible object")))?
         };
-        tools::call_json(&self.engine, name, &args).map_err(js_error)
+        tools::call_str(&self.engine, name, &json).map_err(js_error)
     }
 
     /// Parse the JS options and ask (shared by `ask` and `askJson`).

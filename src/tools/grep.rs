@@ -179,10 +179,12 @@ fn candidates(index: &super::locate::Idx, text: &str) -> Result<Option<Vec<u32>>
     let tokens = Analyzer::new(settings).analyze(text);
     let Some(last) = tokens.iter().map(|t| t.word).max() else { return Ok(None) };
     // Word numbers count every word; the first and the last word of the phrase are edges.
-    let mut terms: Vec<&str> =
-        tokens.iter().filter(|t| t.word > 0 && t.word < last).map(|t| t.term.as_str()).collect();
-    terms.sort_unstable();
-    terms.dedup();
+    let mut terms: Vec<&str> = Vec::new();
+    for t in tokens.iter().filter(|t| t.word > 0 && t.word < last) {
+        if !terms.contains(&t.term.as_str()) {
+            terms.push(&t.term);
+        }
+    }
     if terms.is_empty() {
         return Ok(None);
     }

@@ -34,24 +34,43 @@ pub fn source_chunks(index: &Idx, sid: u32) -> Result<Vec<(u32, Chunk)>> {
     Ok(out)
 }
 
-/// Up to 8 of `valid` closest to `wanted` (by shared prefix, then edit distance on characters),
-/// as text for an error message.
+/// How many valid names or numbers an error lists.
+const NEARBY: usize = 8;
+
+/// The positions of the `NEARBY` smallest keys (ties: earlier first), best first — a few linear
+/// scans rather than a sort (no sorting code in the wasm for an error message).
+fn smallest<K: PartialOrd + Copy>(keys: &[K]) -> Vec<usize> {
+    let mut taken = vec![false; keys.len()];
+    let mut out = Vec::new();
+    while out.len() < NEARBY {
+        let mut best: Option<usize> = None;
+        for (i, k) in keys.iter().enumerate() {
+            if !taken[i] && best.is_none_or(|b| *k < keys[b]) {
+                best = Some(i);
+            }
+        }
+        let Some(b) = best else { break };
+        taken[b] = true;
+        out.push(b);
+    }
+    out
+}
+
+/// Up to 8 distinct entries of `valid` closest to `wanted` (by edit distance on characters, then
+/// order), as text for an error message.
 pub fn nearby_text(wanted: &str, valid: &[String]) -> String {
-    if valid.is_empty() {
+    let mut distinct: Vec<&String> = Vec::new();
+    for v in valid {
+        if !distinct.contains(&v) {
+            distinct.push(v);
+        }
+    }
+    if distinct.is_empty() {
         return "there are none".into();
     }
     let w: Vec<char> = wanted.chars().collect();
-    let mut scored: Vec<(usize, usize, &String)> = valid
-        .iter()
-        .enumerate()
-        .map(|(i, v)| {
-            let c: Vec<char> = v.chars().collect();
-            (distance(&w, &c), i, v)
-        })
-        .collect();
-    scored.sort();
-    scored.dedup_by(|a, b| a.2 == b.2);
-    let names: Vec<&str> = scored.iter().take(8).map(|s| s.2.as_str()).collect();
+    let keys: Vec<usize> = distinct.iter().map(|v| distance(&w, &v.chars().collect::<Vec<_>>())).collect();
+    let names: Vec<&str> = smallest(&keys).into_iter().map(|i| distinct[i].as_str()).collect();
     format!("nearby: {}", names.join(", "))
 }
 
@@ -69,18 +88,22 @@ fn distance(a: &[char], b: &[char]) -> usize {
     prev[b.len()]
 }
 
-/// Up to 8 numbers of `valid` closest to `wanted`, in increasing order.
+/// Up to 8 distinct numbers of `valid` closest to `wanted`, in increasing order.
 pub fn nearby_numbers(wanted: u32, valid: &[u32]) -> String {
-    if valid.is_empty() {
+    let mut distinct: Vec<u32> = Vec::new();
+    for &v in valid {
+        if !distinct.contains(&v) {
+            distinct.push(v);
+        }
+    }
+    if distinct.is_empty() {
         return "there are none".into();
     }
-    let mut v: Vec<u32> = valid.to_vec();
-    v.sort_unstable();
-    v.dedup();
-    v.sort_by_key(|&n| (n.abs_diff(wanted), n));
-    v.truncate(8);
-    v.sort_unstable();
-    let s: Vec<String> = v.iter().map(u32::to_string).collect();
+    let keys: Vec<(u32, u32)> = distinct.iter().map(|&n| (n.abs_diff(wanted), n)).collect();
+    let picked: Vec<u32> = smallest(&keys).into_iter().map(|i| distinct[i]).collect();
+    // In increasing order: the picked numbers' ranks among themselves.
+    let ranks: Vec<u32> = smallest(&picked).into_iter().map(|i| picked[i]).collect();
+    let s: Vec<String> = ranks.iter().map(u32::to_string).collect();
     format!("nearby: {}", s.join(", "))
 }
 

@@ -118,7 +118,7 @@ pub fn merge(lists: &[List], method: Method) -> Vec<Merged> {
         }
     }
     let tops: Vec<f32> = lists.iter().map(|l| l.hits.first().map_or(0.0, |h| h.score)).collect();
-    out.sort_by(|a, b| {
+    let order = |a: &Merged, b: &Merged| {
         b.score
             .total_cmp(&a.score)
             .then_with(|| match method {
@@ -127,8 +127,14 @@ pub fn merge(lists: &[List], method: Method) -> Vec<Merged> {
             })
             .then(a.list.cmp(&b.list))
             .then(a.hit.chunk.cmp(&b.hit.chunk))
-    });
-    out
+    };
+    // Binary insertion (a few hundred items; no sorting code in the wasm). The order is total.
+    let mut sorted: Vec<Merged> = Vec::with_capacity(out.len());
+    for m in out {
+        let at = sorted.partition_point(|x| order(x, &m).is_lt());
+        sorted.insert(at, m);
+    }
+    sorted
 }
 
 #[cfg(test)]

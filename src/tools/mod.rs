@@ -33,9 +33,14 @@ pub fn call(engine: &Engine, name: &str, args: &Value) -> Result<Value> {
     serde_json::from_str(&call_json(engine, name, args)?).map_err(|e| Error::invalid("result", e.to_string()))
 }
 
-/// Call tool `name` with `args`; the result as JSON text, fields in contract order (what every
-/// face returns, byte for byte).
+/// Call tool `name` with `args`; the result as JSON text, fields in contract order.
 pub fn call_json(engine: &Engine, name: &str, args: &Value) -> Result<String> {
+    call_str(engine, name, &args.to_string())
+}
+
+/// Call tool `name` with arguments given as JSON text (empty or `null`: no arguments); the result
+/// as JSON text. What every face calls, so the bytes — errors included — are the same everywhere.
+pub fn call_str(engine: &Engine, name: &str, args: &str) -> Result<String> {
     match name {
         "search" => to_json(&search::run(engine, &parse(name, args)?)?),
         "grep" => to_json(&grep::run(engine, &parse(name, args)?)?),
@@ -46,30 +51,20 @@ pub fn call_json(engine: &Engine, name: &str, args: &Value) -> Result<String> {
     }
 }
 
-/// Read a tool's arguments (unknown fields and wrong types are `invalid_argument`).
-fn parse<T: DeserializeOwned>(tool: &str, args: &Value) -> Result<T> {
-    let args = match args {
-        Value::Null => &Value::Object(Default::default()),
-        Value::Object(_) => args,
-        other => {
-            return Err(Error::invalid(
-                "arguments",
-                format!("{tool}: expected a JSON object, got {}", kind(other)),
-            ));
-        }
-    };
-    T::deserialize(args).map_err(|e| Error::invalid("arguments", format!("{tool}: {e}")))
-}
-
-fn kind(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
+/// Read a tool's arguments from JSON text (unknown fields and wrong types are `invalid_argument`;
+/// the message leaves out serde_json's line and column, which depend on how the caller spaced it).
+fn parse<T: DeserializeOwned>(tool: &str, args: &str) -> Result<T> {
+    let trimmed = args.trim();
+    let text = if trimmed.is_empty() || trimmed == "null" { "{}" } else { trimmed };
+    if !text.starts_with('{') {
+        return Err(Error::invalid("arguments", format!("{tool}: expected a JSON object")));
     }
+    serde_json::from_str(text).map_err(|e| {
+        let msg = e.to_string();
+        let tail = format!(" at line {} column {}", e.line(), e.column());
+        let msg = msg.strip_suffix(&tail).unwrap_or(&msg);
+        Error::invalid("arguments", format!("{tool}: {msg}"))
+    })
 }
 
 fn to_json<T: Serialize>(value: &T) -> Result<String> {

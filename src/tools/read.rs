@@ -4,6 +4,7 @@
 //! nearest valid ones.
 
 use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 
 use super::cap::Budget;
 use super::locate::{nearby_numbers, nearby_text, source_chunks, source_id};
@@ -15,18 +16,8 @@ use crate::eval::gold::article_number;
 /// Most neighbouring chunks on each side.
 pub const MAX_AROUND: u32 = 5;
 
-/// An article given as a number (`10`) or a label (`제10조`, `제10조의2`, `10`).
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-#[serde(untagged)]
-pub enum ArticleArg {
-    /// Article number of the main text.
-    Number(u32),
-    /// Article label.
-    Label(String),
-}
-
 /// Arguments of `read`.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Args {
     /// Instance name.
@@ -36,9 +27,9 @@ pub struct Args {
     /// Printed page.
     #[serde(default)]
     pub page: Option<u32>,
-    /// Article.
+    /// Article: a number (`10`, main text) or a label (`제10조`, `제10조의2`, `10`), as JSON.
     #[serde(default)]
-    pub article: Option<ArticleArg>,
+    pub article: Option<Box<RawValue>>,
     /// Heading (or section id) of the chunks.
     #[serde(default)]
     pub heading: Option<String>,
@@ -139,13 +130,18 @@ fn select(a: &Args, chunks: &[(u32, Chunk)]) -> Result<Vec<usize>> {
         f
     } else if let Some(art) = &a.article {
         let main = |c: &Chunk| !c.location.section.as_deref().is_some_and(|s| s.starts_with("부칙"));
-        let (label, number) = match art {
-            ArticleArg::Number(n) => (None, Some(*n)),
-            ArticleArg::Label(l) => {
-                let l = l.trim();
-                (Some(l.to_string()), l.parse::<u32>().ok().or_else(|| article_number(l)))
-            }
+        let raw = art.get();
+        let (label, number) = if raw.starts_with('"') {
+            let l: String = serde_json::from_str(raw).unwrap_or_default();
+            let l = l.trim().to_string();
+            let n = l.parse::<u32>().ok().or_else(|| article_number(&l));
+            (Some(l).filter(|l| !l.is_empty()), n)
+        } else {
+            (None, raw.parse::<u32>().ok())
         };
+        if label.is_none() && number.is_none() {
+            return Err(Error::invalid("article", "a label such as 제10조 or a number such as 10"));
+        }
         let exact = |c: &Chunk, _| label.is_some() && c.location.article == label && main(c);
         let mut f = pick(&exact);
         if f.is_empty()

@@ -2,8 +2,6 @@
 //! scores from different instances are comparable ([`merge`](super::merge)), near-identical texts
 //! dropped and several chunks of one location kept from crowding the top.
 
-use std::collections::HashSet;
-
 use serde::{Deserialize, Serialize};
 
 use super::cap::Budget;
@@ -137,9 +135,10 @@ pub fn run_with(engine: &Engine, a: &Args, opts: Options) -> Result<Output> {
     let merged = merge::merge(&lists, opts.method);
     let mut budget = Budget::default();
     let mut results = Vec::new();
+    // Linear sets: at most k + DEPTH entries, and no hashing code in the wasm.
     type Loc = (usize, String, Option<u32>, Option<String>, Option<String>);
-    let mut seen_loc: HashSet<Loc> = HashSet::new();
-    let mut seen_text: HashSet<String> = HashSet::new();
+    let mut seen_loc: Vec<Loc> = Vec::new();
+    let mut seen_text: Vec<String> = Vec::new();
     for m in merged {
         if results.len() == k as usize || budget.exhausted() {
             break;
@@ -149,15 +148,17 @@ pub fn run_with(engine: &Engine, a: &Args, opts: Options) -> Result<Output> {
         let cite = Citation::new(index.source(chunk.source)?, chunk.location.clone());
         if opts.collapse {
             let loc = (m.list, cite.source.clone(), cite.page, cite.article.clone(), cite.heading.clone());
-            if !seen_loc.insert(loc) {
+            if seen_loc.contains(&loc) {
                 continue;
             }
+            seen_loc.push(loc);
         }
         if opts.dedup {
             let key: String = normalize(&chunk.text).chars().filter(|c| !c.is_whitespace()).collect();
-            if !seen_text.insert(key) {
+            if seen_text.contains(&key) {
                 continue;
             }
+            seen_text.push(key);
         }
         let Some(text) = budget.take(chunk.text) else { break };
         let terms = if a.detailed {

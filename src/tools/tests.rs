@@ -265,6 +265,16 @@ fn handle_line_is_the_protocol() {
     assert_eq!(crate::protocol::handle_line(&e, b"  "), "");
     let bad = crate::protocol::handle_line(&e, br#"{"id":2,"tool":"read","arguments":{}}"#);
     assert!(bad.starts_with(r#"{"id":2,"error":{"code":"invalid_argument""#), "{bad}");
-    let top = crate::protocol::handle_line(&e, r#"{"id":3,"tool":"grep","text":"회의비"}"#.as_bytes());
+    let top = crate::protocol::handle_line(
+        &e,
+        r#"{"id":3,"tool":"grep","arguments":{"text":"회의비"}}"#.as_bytes(),
+    );
     assert!(top.contains("«회의비»"), "{top}");
+    // Arguments belong under "arguments": a stray field is an error that keeps the id.
+    let stray = crate::protocol::handle_line(&e, br#"{"id":[4],"tool":"sources","instance":"x"}"#);
+    assert!(stray.starts_with(r#"{"id":[4],"error":"#), "{stray}");
+    let no_tool = crate::protocol::handle_line(&e, br#"{"id":5}"#);
+    assert!(no_tool.contains("needs a string"), "{no_tool}");
+    assert!(crate::protocol::handle_line(&e, b"[1]").starts_with(r#"{"id":null,"error":"#));
+    assert!(crate::protocol::handle_line(&e, b"\xff").contains("UTF-8"));
 }

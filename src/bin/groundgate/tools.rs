@@ -27,7 +27,24 @@ pub fn run(
     let engine = crate::ask::engine(&c.indexes, None, None)?;
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
-    if c.jsonl || name.is_none() {
+    if name.is_none() {
+        // Exactly what Engine.handleLine and gg_handle_line answer.
+        let mut clock = Timings::default();
+        let mut input = std::io::stdin().lock();
+        let mut buf = Vec::new();
+        while protocol::read_line(&mut input, &mut buf)?.is_some() {
+            let reply = clock.time(|| protocol::handle_line(&engine, &buf));
+            if !reply.is_empty() {
+                writeln!(out, "{reply}")?;
+                out.flush()?;
+            }
+        }
+        if c.timings {
+            eprintln!("{}", clock.summary());
+        }
+        return Ok(());
+    }
+    if c.jsonl {
         let mut clock = Timings::default();
         protocol::serve(std::io::stdin().lock(), &mut out, |id, mut body| {
             if !body.contains_key("arguments") {
