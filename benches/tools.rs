@@ -156,6 +156,29 @@ fn main() {
         pct(rate(&table[default][2], |_| true))
     );
 
+    // The held-out set (benches/data/heldout, written apart from the devset): never used to choose,
+    // reported for the default and the raw baseline only.
+    let held = root.join("benches/data/heldout");
+    if held.exists() {
+        println!("\nheld-out set (benches/data/heldout; not used for any choice), gold in top {K}:");
+        for (name, opts) in [
+            ("Raw", Options { method: Method::Raw, collapse: false, dedup: true }),
+            ("default", Options::DEFAULT),
+        ] {
+            print!("  {name:<8}");
+            for f in ["questions_ko", "questions_en", "sentences_ko"] {
+                let text = std::fs::read_to_string(held.join(format!("{f}.jsonl"))).expect("held-out file");
+                let labels: Vec<Label> = parse_labels(f, &text)
+                    .expect("labels")
+                    .into_iter()
+                    .filter(|l| !l.gold.is_empty())
+                    .collect();
+                print!("  {f} {}", pct(rate(&hits(&e, &labels, opts, |_| None), |_| true)));
+            }
+            println!();
+        }
+    }
+
     // The reference: the right instance alone.
     print!("\nright instance alone (default merge):");
     for (name, labels) in &sets {

@@ -28,7 +28,7 @@
 //! | `gg_search` | handle, instance, query, k | hits |
 //! | `gg_clear_session` | handle, session | `null` |
 //! | `gg_rules` | lang | the rules text as a JSON string |
-//! | `gg_call_tool` | handle, tool name, arguments JSON | the tool's result (docs/tools.md) |
+//! | `gg_call_tool` (feature `tools`) | handle, tool name, arguments JSON | the tool's result (docs/tools.md) |
 //! | `gg_tool_definitions` | — | the tools' definitions |
 //! | `gg_handle_line` | handle, a JSON Lines request `{"id","tool","arguments"}` | status 0; the reply line (`{"id","result"}` or `{"id","error"}`; empty for a blank line) as raw bytes, not wrapped |
 //!
@@ -298,6 +298,7 @@ pub extern "C" fn gg_rules(lang_ptr: usize, lang_len: usize) -> i32 {
 }
 
 /// Call a pull tool; the result is the tool's JSON (docs/tools.md).
+#[cfg(feature = "tools")]
 #[unsafe(no_mangle)]
 pub extern "C" fn gg_call_tool(
     engine: u32,
@@ -314,6 +315,7 @@ pub extern "C" fn gg_call_tool(
 }
 
 /// The tools' definitions (name, title, description, JSON Schemas, annotations).
+#[cfg(feature = "tools")]
 #[unsafe(no_mangle)]
 pub extern "C" fn gg_tool_definitions() -> i32 {
     call(|_| Ok(crate::tools::schema::DEFINITIONS_JSON.as_bytes().to_vec()))
@@ -321,6 +323,7 @@ pub extern "C" fn gg_tool_definitions() -> i32 {
 
 /// One JSON Lines tool request → its reply line (the `protocol` contract); status 1 only for a bad
 /// handle or argument buffer.
+#[cfg(feature = "tools")]
 #[unsafe(no_mangle)]
 pub extern "C" fn gg_handle_line(engine: u32, line_ptr: usize, line_len: usize) -> i32 {
     call(|st| {
@@ -422,6 +425,7 @@ mod tests {
         assert_eq!(result()["code"], "invalid_argument");
     }
 
+    #[cfg(feature = "tools")]
     #[test]
     fn tools_through_the_abi() {
         let h = gg_engine_new(0, 0);

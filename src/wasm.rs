@@ -10,7 +10,9 @@ use std::sync::Arc;
 use wasm_bindgen::prelude::*;
 
 use crate::engine::{AskOptions, Clock, Config, Engine, FixedClock, InstanceOptions};
-use crate::{Error, Index, protocol, search, tools};
+use crate::{Error, Index, search};
+#[cfg(feature = "tools")]
+use crate::{protocol, tools};
 
 #[wasm_bindgen(typescript_custom_section)]
 const TYPES: &str = r#"
@@ -67,6 +69,15 @@ export interface IndexMeta {
   bm25: { k1: number; b: number }; sufficiency: number; chunks: number; sources: number;
   total_terms: number; generator: string; content_crc: number;
 }
+/** Thrown by every method on bad input: `code` is the typed error's stable code. */
+export interface GroundgateError extends Error {
+  code: "bad_magic" | "unsupported_version" | "truncated" | "checksum" | "corrupt" | "input" | "invalid_argument";
+}
+"#;
+
+#[cfg(feature = "tools")]
+#[wasm_bindgen(typescript_custom_section)]
+const TOOL_TYPES: &str = r#"
 /** Pull tools (docs/tools.md). Arguments: */
 export interface SearchArgs { query: string; instance?: string; k?: number; detailed?: boolean }
 export interface GrepArgs { text: string; instance?: string; limit?: number; detailed?: boolean }
@@ -100,10 +111,6 @@ export type ToolName = "search" | "grep" | "sources" | "read" | "links";
 export interface ToolDefinition {
   name: ToolName; title: string; description: string; inputSchema: object; outputSchema: object;
   annotations: { readOnlyHint: boolean; idempotentHint: boolean; destructiveHint: boolean; openWorldHint: boolean };
-}
-/** Thrown by every method on bad input: `code` is the typed error's stable code. */
-export interface GroundgateError extends Error {
-  code: "bad_magic" | "unsupported_version" | "truncated" | "checksum" | "corrupt" | "input" | "invalid_argument";
 }
 "#;
 
@@ -245,6 +252,30 @@ impl WasmEngine {
         to_js(&self.engine.search(instance, query, k).map_err(js_error)?)
     }
 
+    /// Forget what a session has been shown.
+    #[wasm_bindgen(js_name = clearSession)]
+    pub fn clear_session(&mut self, session: &str) {
+        self.engine.clear_session(session);
+    }
+
+    /// The delivery rules for an agent's instructions, `lang` = `ko` or `en`.
+    pub fn rules(lang: &str) -> Result<String, JsValue> {
+        crate::deliver::rules::rules(lang).map(str::to_string).map_err(js_error)
+    }
+}
+
+impl WasmEngine {
+    /// Parse the JS options and ask (shared by `ask` and `askJson`).
+    fn answer(&mut self, prompt: &str, options: JsValue) -> Result<crate::Answer, JsValue> {
+        let opts: AskOptions = from_js(options, "options")?;
+        self.engine.ask(prompt, &opts).map_err(js_error)
+    }
+}
+
+/// The pull tools (feature `tools`; docs/tools.md).
+#[cfg(feature = "tools")]
+#[wasm_bindgen(js_class = Engine)]
+impl WasmEngine {
     /// Call pull tool `name` (`search`, `grep`, `sources`, `read`, `links`) with an arguments
     /// object; the result object (docs/tools.md). Throws an `Error` with `code` on bad arguments.
     #[wasm_bindgen(js_name = callTool)]
@@ -256,9 +287,7 @@ impl WasmEngine {
     /// native library and the CLI's `result`.
     #[wasm_bindgen(js_name = callToolJson)]
     pub fn call_tool_json(&self, name: &str, args_json: &str) -> Result<String, JsValue> {
-        let args: serde_json::Value = serde_json::from_str(args_json)
-            .map_err(|e| js_error(Error::invalid("arguments", e.to_string())))?;
-        tools::call_json(&self.engine, name, &args).map_err(js_error)
+        tools::call_str(&self.engine, name, args_json).map_err(js_error)
     }
 
     /// Every tool's definition: name, title, description, inputSchema, outputSchema, annotations.
@@ -318,19 +347,9 @@ impl WasmEngine {
     ) -> Result<JsValue, JsValue> {
         self.call_tool("links", args)
     }
-
-    /// Forget what a session has been shown.
-    #[wasm_bindgen(js_name = clearSession)]
-    pub fn clear_session(&mut self, session: &str) {
-        self.engine.clear_session(session);
-    }
-
-    /// The delivery rules for an agent's instructions, `lang` = `ko` or `en`.
-    pub fn rules(lang: &str) -> Result<String, JsValue> {
-        crate::deliver::rules::rules(lang).map(str::to_string).map_err(js_error)
-    }
 }
 
+#[cfg(feature = "tools")]
 impl WasmEngine {
     /// A tool call with JS arguments (through JSON, as natively); the result as JSON text.
     fn tool_json(&self, name: &str, args: JsValue) -> Result<String, JsValue> {
@@ -343,12 +362,6 @@ impl WasmEngine {
                 .ok_or_else(|| js_error(Error::invalid("arguments", "not a JSON-compatible object")))?
         };
         tools::call_str(&self.engine, name, &json).map_err(js_error)
-    }
-
-    /// Parse the JS options and ask (shared by `ask` and `askJson`).
-    fn answer(&mut self, prompt: &str, options: JsValue) -> Result<crate::Answer, JsValue> {
-        let opts: AskOptions = from_js(options, "options")?;
-        self.engine.ask(prompt, &opts).map_err(js_error)
     }
 }
 
