@@ -169,10 +169,12 @@ pkg() {
   local t
   for t in nodejs web; do
     local out="pkg/$([ $t = nodejs ] && echo node || echo web)"
+    # The pull tools (callTool …) in the Node build only: the browser build stays small (+35 KB gz).
+    local features="wasm"; [ $t = nodejs ] && features="wasm,tools"
     # opt-level z: the smallest download (measured: 150 KB gzipped vs 166 KB at opt-level 3).
     PATH="$WASM_PATH" CARGO_TARGET_DIR="$ROOT/target/wasm" CARGO_PROFILE_RELEASE_OPT_LEVEL=z wasm-pack --quiet build --release \
       --target "$t" --out-dir "$out" --out-name groundgate --mode no-install --no-pack \
-      -- --no-default-features --features wasm >/dev/null
+      -- --no-default-features --features "$features" >/dev/null
     node_modules/.bin/wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int \
       --enable-sign-ext --enable-mutable-globals \
       "$out/groundgate_bg.wasm" -o "$out/groundgate_bg.wasm"
@@ -180,7 +182,7 @@ pkg() {
   done
   say "plain-export build (no imports) → pkg/abi/groundgate.wasm"
   PATH="$WASM_PATH" CARGO_TARGET_DIR="$ROOT/target/wasm" CARGO_PROFILE_RELEASE_OPT_LEVEL=z cargo build -q --release \
-    --lib --target wasm32-unknown-unknown --no-default-features --features abi
+    --lib --target wasm32-unknown-unknown --no-default-features --features abi,tools
   mkdir -p pkg/abi
   node_modules/.bin/wasm-opt -Oz --strip-debug --strip-producers --enable-bulk-memory \
     --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals \
@@ -216,9 +218,9 @@ cmd_test() {
   cargo fmt --all -- --check
   (cd tests/wasmtime && cargo fmt -- --check)
   say "cargo clippy -D warnings"
-  cargo clippy -q --all-targets --features abi -- -D warnings
+  cargo clippy -q --all-targets --features abi,tools -- -D warnings
   local f
-  for f in wasm abi; do
+  for f in wasm wasm,tools abi,tools; do
     PATH="$WASM_PATH" CARGO_TARGET_DIR="$ROOT/target/wasm" cargo clippy -q --lib --target wasm32-unknown-unknown \
       --no-default-features --features "$f" -- -D warnings
   done
@@ -226,7 +228,7 @@ cmd_test() {
   indexes
   pkg
   say "cargo test"
-  GG_INDEXES="$ROOT/indexes" GG_INSTANCES="${BUILT[*]}" cargo test -q --features abi -- --include-ignored
+  GG_INDEXES="$ROOT/indexes" GG_INSTANCES="${BUILT[*]}" cargo test -q --features abi,tools -- --include-ignored
   say "cargo bench --no-run (the bench compiles)"
   cargo bench -q --no-run
   say "tsc --strict (the package's TypeScript types)"

@@ -28,6 +28,9 @@
 //! | `gg_search` | handle, instance, query, k | hits |
 //! | `gg_clear_session` | handle, session | `null` |
 //! | `gg_rules` | lang | the rules text as a JSON string |
+//! | `gg_call_tool` (feature `tools`) | handle, tool name, arguments JSON | the tool's result (docs/tools.md) |
+//! | `gg_tool_definitions` | — | the tools' definitions |
+//! | `gg_handle_line` | handle, a JSON Lines request `{"id","tool","arguments"}` | status 0; the reply line (`{"id","result"}` or `{"id","error"}`; empty for a blank line) as raw bytes, not wrapped |
 //!
 //! There is no clock import: an engine's clock stands at 0 ms until `gg_set_clock`, or a call
 //! passes `now_ms` in its options (session dedup needs one of them; the deadline gate never fires
@@ -294,6 +297,41 @@ pub extern "C" fn gg_rules(lang_ptr: usize, lang_len: usize) -> i32 {
     call(|st| json(crate::deliver::rules::rules(st.text(lang_ptr, lang_len, "lang")?)?))
 }
 
+/// Call a pull tool; the result is the tool's JSON (docs/tools.md).
+#[cfg(feature = "tools")]
+#[unsafe(no_mangle)]
+pub extern "C" fn gg_call_tool(
+    engine: u32,
+    name_ptr: usize,
+    name_len: usize,
+    args_ptr: usize,
+    args_len: usize,
+) -> i32 {
+    call(|st| {
+        let name = st.text(name_ptr, name_len, "tool")?.to_string();
+        let args = st.text(args_ptr, args_len, "arguments")?.to_string();
+        Ok(crate::tools::call_str(st.engine(engine)?, &name, &args)?.into_bytes())
+    })
+}
+
+/// The tools' definitions (name, title, description, JSON Schemas, annotations).
+#[cfg(feature = "tools")]
+#[unsafe(no_mangle)]
+pub extern "C" fn gg_tool_definitions() -> i32 {
+    call(|_| Ok(crate::tools::schema::DEFINITIONS_JSON.as_bytes().to_vec()))
+}
+
+/// One JSON Lines tool request → its reply line (the `protocol` contract); status 1 only for a bad
+/// handle or argument buffer.
+#[cfg(feature = "tools")]
+#[unsafe(no_mangle)]
+pub extern "C" fn gg_handle_line(engine: u32, line_ptr: usize, line_len: usize) -> i32 {
+    call(|st| {
+        let line = st.bytes(line_ptr, line_len, "line")?.to_vec();
+        Ok(crate::protocol::handle_line(st.engine(engine)?, &line).into_bytes())
+    })
+}
+
 #[cfg(test)]
 mod tests {
     //! The ABI called natively, as a host would: through allocations and results only.
@@ -385,6 +423,33 @@ mod tests {
         let cfg = put(br#"{"top_k":"many"}"#);
         assert_eq!(gg_engine_new(cfg.0, cfg.1), 0);
         assert_eq!(result()["code"], "invalid_argument");
+    }
+
+    #[cfg(feature = "tools")]
+    #[test]
+    fn tools_through_the_abi() {
+        let h = gg_engine_new(0, 0);
+        let (name, idx) = (put(b"x"), put(&fixture()));
+        assert_eq!(gg_add_instance(h, name.0, name.1, idx.0, idx.1, 0, 0), OK);
+        let tool = put(b"read");
+        let args = put(r#"{"instance":"x","source":"constitution","article":"제14조"}"#.as_bytes());
+        assert_eq!(gg_call_tool(h, tool.0, tool.1, args.0, args.1), OK, "{}", result());
+        assert!(result()["text"].as_str().unwrap().contains("거주"));
+        let bad = put(br#"{"instance":"x","source":"constitution","article":"999"}"#);
+        assert_eq!(gg_call_tool(h, tool.0, tool.1, bad.0, bad.1), FAILED);
+        assert_eq!(result()["code"], "invalid_argument");
+        let nope = put(b"rm");
+        assert_eq!(gg_call_tool(h, nope.0, nope.1, 0, 0), FAILED);
+        assert_eq!(gg_tool_definitions(), OK);
+        assert_eq!(result().as_array().unwrap().len(), 5);
+        let line =
+            put(r#"{"id":7,"tool":"search","arguments":{"query":"거주 이전의 자유","k":1}}"#.as_bytes());
+        assert_eq!(gg_handle_line(h, line.0, line.1), OK);
+        assert_eq!(result()["id"], 7);
+        assert_eq!(result()["result"]["results"][0]["article"], "제14조");
+        let junk = put(&[0xff, b'{']);
+        assert_eq!(gg_handle_line(h, junk.0, junk.1), OK);
+        assert_eq!(result()["error"]["code"], "invalid_argument");
     }
 
     #[test]

@@ -12,6 +12,8 @@
 //! * [`search`] — BM25 top-k with citations.
 //! * [`gate`] — the anchor and sufficiency gates.
 //! * [`deliver`] — budgets and their sharing, the cited context block, session dedup, the decision log.
+//! * [`protocol`] — the JSON Lines contract of every `--jsonl` loop and `handleLine`.
+//! * [`tools`] — the pull tools (search, grep, sources, read, links) over an [`Engine`].
 //! * [`engine`] — [`Engine`]: several instances and `ask`, the push pipeline.
 //! * `abi` (feature `abi`) — plain C exports, JSON in and out, for wasm hosts without JS glue.
 //! * `ingest` (feature `ingest`, native only) — HTML, Markdown/reST, plain text, JSON Lines, statutes,
@@ -51,8 +53,10 @@ pub mod gate;
 pub mod index;
 #[cfg(feature = "ingest")]
 pub mod ingest;
+pub mod protocol;
 pub mod search;
 pub mod text;
+pub mod tools;
 #[cfg(feature = "wasm")]
 mod wasm;
 

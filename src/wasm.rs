@@ -11,6 +11,8 @@ use wasm_bindgen::prelude::*;
 
 use crate::engine::{AskOptions, Clock, Config, Engine, FixedClock, InstanceOptions};
 use crate::{Error, Index, search};
+#[cfg(feature = "tools")]
+use crate::{protocol, tools};
 
 #[wasm_bindgen(typescript_custom_section)]
 const TYPES: &str = r#"
@@ -70,6 +72,45 @@ export interface IndexMeta {
 /** Thrown by every method on bad input: `code` is the typed error's stable code. */
 export interface GroundgateError extends Error {
   code: "bad_magic" | "unsupported_version" | "truncated" | "checksum" | "corrupt" | "input" | "invalid_argument";
+}
+"#;
+
+#[cfg(feature = "tools")]
+#[wasm_bindgen(typescript_custom_section)]
+const TOOL_TYPES: &str = r#"
+/** Pull tools (docs/tools.md). Arguments: */
+export interface SearchArgs { query: string; instance?: string; k?: number; detailed?: boolean }
+export interface GrepArgs { text: string; instance?: string; limit?: number; detailed?: boolean }
+export interface SourcesArgs { instance?: string }
+export interface ReadArgs {
+  instance: string; source: string; page?: number; article?: string | number; heading?: string;
+  chunk?: number; around?: number;
+}
+export interface LinksArgs { instance: string; source: string }
+/** Results: */
+export interface SearchItem extends Citation {
+  rank: number; instance: string; text: string; chunk?: number; score?: number; bm25?: number; terms?: TermScore[];
+}
+export interface SearchResult { query: string; instances: string[]; results: SearchItem[]; truncated: boolean }
+export interface GrepMatch extends Citation { instance: string; text: string; start: number; end: number; count: number; chunk?: number }
+export interface GrepResult { text: string; matches: GrepMatch[]; total: number; truncated: boolean; candidates?: number }
+export interface SourceEntry {
+  instance: string; source: string; title: string; kind: string; date: string | null; link: string | null;
+  links: number; chunks: number; pages: [number, number] | null; articles: string[]; articles_more: number;
+  headings: string[]; headings_more: number;
+}
+export interface SourcesResult { sources: SourceEntry[]; truncated: boolean }
+export interface ReadPart { chunk: number; page: number | null; article: string | null; section: string | null; heading: string | null; text: string }
+export interface ReadResult extends Citation {
+  instance: string; text: string; chunks: number[]; before: ReadPart[]; after: ReadPart[]; truncated: boolean;
+}
+export interface LinkTarget { instance: string; source: string; title: string; kind: string }
+export interface LinksResult { instance: string; source: string; title: string; links: { link: string; resolved: LinkTarget[] }[]; truncated: boolean }
+export type ToolName = "search" | "grep" | "sources" | "read" | "links";
+/** A tool's definition (MCP-ready): JSON Schemas of input and output, annotations. */
+export interface ToolDefinition {
+  name: ToolName; title: string; description: string; inputSchema: object; outputSchema: object;
+  annotations: { readOnlyHint: boolean; idempotentHint: boolean; destructiveHint: boolean; openWorldHint: boolean };
 }
 "#;
 
@@ -228,6 +269,99 @@ impl WasmEngine {
     fn answer(&mut self, prompt: &str, options: JsValue) -> Result<crate::Answer, JsValue> {
         let opts: AskOptions = from_js(options, "options")?;
         self.engine.ask(prompt, &opts).map_err(js_error)
+    }
+}
+
+/// The pull tools (feature `tools`; docs/tools.md).
+#[cfg(feature = "tools")]
+#[wasm_bindgen(js_class = Engine)]
+impl WasmEngine {
+    /// Call pull tool `name` (`search`, `grep`, `sources`, `read`, `links`) with an arguments
+    /// object; the result object (docs/tools.md). Throws an `Error` with `code` on bad arguments.
+    #[wasm_bindgen(js_name = callTool)]
+    pub fn call_tool(&self, name: &str, args: JsValue) -> Result<JsValue, JsValue> {
+        js_sys::JSON::parse(&self.tool_json(name, args)?)
+    }
+
+    /// [`callTool`](Self::call_tool) with arguments and result as JSON text: byte-identical to the
+    /// native library and the CLI's `result`.
+    #[wasm_bindgen(js_name = callToolJson)]
+    pub fn call_tool_json(&self, name: &str, args_json: &str) -> Result<String, JsValue> {
+        tools::call_str(&self.engine, name, args_json).map_err(js_error)
+    }
+
+    /// Every tool's definition: name, title, description, inputSchema, outputSchema, annotations.
+    #[wasm_bindgen(js_name = toolDefinitions, unchecked_return_type = "ToolDefinition[]")]
+    pub fn tool_definitions() -> Result<JsValue, JsValue> {
+        js_sys::JSON::parse(tools::schema::DEFINITIONS_JSON)
+    }
+
+    /// One JSON Lines request `{"id","tool","arguments"}` → its reply line `{"id","result"}` or
+    /// `{"id","error"}` (`""` for a blank line); never throws.
+    #[wasm_bindgen(js_name = handleLine)]
+    pub fn handle_line(&self, line: &str) -> String {
+        protocol::handle_line(&self.engine, line.as_bytes())
+    }
+
+    /// The `search` tool: BM25 over one or all instances, merged.
+    #[wasm_bindgen(js_name = searchTool, unchecked_return_type = "SearchResult")]
+    pub fn search_tool(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "SearchArgs")] args: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        self.call_tool("search", args)
+    }
+
+    /// The `grep` tool: exact phrase after normalisation, matches marked « ».
+    #[wasm_bindgen(unchecked_return_type = "GrepResult")]
+    pub fn grep(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "GrepArgs")] args: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        self.call_tool("grep", args)
+    }
+
+    /// The `sources` tool: every source and its locations.
+    #[wasm_bindgen(unchecked_return_type = "SourcesResult")]
+    pub fn sources(
+        &self,
+        #[wasm_bindgen(unchecked_optional_param_type = "SourcesArgs")] args: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        self.call_tool("sources", args)
+    }
+
+    /// The `read` tool: the text at a location with its citation.
+    #[wasm_bindgen(unchecked_return_type = "ReadResult")]
+    pub fn read(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "ReadArgs")] args: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        self.call_tool("read", args)
+    }
+
+    /// The `links` tool: a source's links, resolved to loaded sources.
+    #[wasm_bindgen(unchecked_return_type = "LinksResult")]
+    pub fn links(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "LinksArgs")] args: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        self.call_tool("links", args)
+    }
+}
+
+#[cfg(feature = "tools")]
+impl WasmEngine {
+    /// A tool call with JS arguments (through JSON, as natively); the result as JSON text.
+    fn tool_json(&self, name: &str, args: JsValue) -> Result<String, JsValue> {
+        let json = if args.is_undefined() || args.is_null() {
+            String::new()
+        } else {
+            js_sys::JSON::stringify(&args)
+                .ok()
+                .and_then(|s| s.as_string())
+                .ok_or_else(|| js_error(Error::invalid("arguments", "not a JSON-compatible object")))?
+        };
+        tools::call_str(&self.engine, name, &json).map_err(js_error)
     }
 }
 

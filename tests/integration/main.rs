@@ -6,4 +6,5 @@ mod cli;
 mod compat;
 mod default_indexes;
 mod format_errors;
+mod tools;
 mod util;

@@ -230,6 +230,22 @@ impl Host {
         self.call_with("gg_clear_session", Some(engine), &[session.as_bytes()])
     }
 
+    /// `gg_call_tool`: a pull tool's result JSON, or the error.
+    pub fn call_tool(&mut self, engine: u32, name: &str, args: &str) -> wasmtime::Result<Reply> {
+        self.call_with("gg_call_tool", Some(engine), &[name.as_bytes(), args.as_bytes()])
+    }
+
+    /// `gg_handle_line`: the reply line to one JSON Lines tool request (`""` for a blank line).
+    pub fn handle_line(&mut self, engine: u32, line: &[u8]) -> wasmtime::Result<Reply> {
+        self.call_with("gg_handle_line", Some(engine), &[line])
+    }
+
+    /// `gg_tool_definitions`.
+    pub fn tool_definitions(&mut self) -> wasmtime::Result<Reply> {
+        let status: i32 = self.raw("gg_tool_definitions", ())?;
+        self.reply(status)
+    }
+
     /// `gg_rules`.
     pub fn rules(&mut self, lang: &str) -> wasmtime::Result<Reply> {
         self.call_with("gg_rules", None, &[lang.as_bytes()])

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use groundgate::deliver::Format;
 use groundgate::engine::FixedClock;
-use groundgate::{Answer, AskOptions, Config, Engine, Error, ErrorReport, InstanceOptions};
+use groundgate::{Answer, AskOptions, Config, Engine, InstanceOptions};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -28,12 +28,6 @@ struct Line<'a> {
     id: &'a Value,
     #[serde(flatten)]
     answer: &'a Answer,
-}
-
-#[derive(Serialize)]
-struct ErrorLine<'a> {
-    id: &'a Value,
-    error: ErrorReport,
 }
 
 /// Load every index into an engine; instance names are the indexes' own names.
@@ -72,39 +66,22 @@ pub fn run(a: Args) -> Result<(), Box<dyn std::error::Error>> {
     let mut out = std::io::BufWriter::new(stdout.lock());
     if a.jsonl {
         let mut clock = Timings::default();
-        for (n, line) in std::io::stdin().lock().lines().enumerate() {
-            let line = line?;
-            if line.trim().is_empty() {
-                continue;
-            }
-            let (id, result) = match serde_json::from_str::<Value>(&line) {
-                Ok(v) => {
-                    let id = v.get("id").cloned().unwrap_or(Value::Null);
-                    let session =
-                        v.get("session").and_then(Value::as_str).map(str::to_string).or(a.session.clone());
-                    let opts = AskOptions { session, format: a.format, now_ms: None };
-                    let r = match v.get("prompt").and_then(Value::as_str) {
-                        // Timed with serialization, as a host receives the answer.
-                        Some(p) => clock.time(|| {
-                            engine.ask(p, &opts).map(|answer| {
-                                let json = serde_json::to_string(&Line { id: &id, answer: &answer });
-                                (answer, json)
-                            })
-                        }),
-                        None => Err(Error::invalid("prompt", "each line needs a string \"prompt\"")),
-                    };
-                    (id, r)
-                }
-                Err(e) => {
-                    (Value::Null, Err(Error::invalid("line", format!("line {} is not JSON: {e}", n + 1))))
-                }
+        groundgate::protocol::serve(std::io::stdin().lock(), &mut out, |id, body| {
+            let session =
+                body.get("session").and_then(Value::as_str).map(str::to_string).or(a.session.clone());
+            let opts = AskOptions { session, format: a.format, now_ms: None };
+            let r = match groundgate::protocol::field(&body, "prompt") {
+                // Timed with serialization, as a host receives the answer.
+                Ok(p) => clock.time(|| {
+                    engine.ask(p, &opts).map(|answer| serde_json::to_string(&Line { id, answer: &answer }))
+                }),
+                Err(e) => Err(e),
             };
-            let text = match result {
-                Ok((_, json)) => json?,
-                Err(e) => serde_json::to_string(&ErrorLine { id: &id, error: e.report() })?,
-            };
-            writeln!(out, "{text}")?;
-        }
+            Ok(match r {
+                Ok(json) => json.map_err(std::io::Error::other)?,
+                Err(e) => groundgate::protocol::error_reply(id, &e),
+            })
+        })?;
         if a.timings {
             eprintln!("{}", clock.summary());
         }

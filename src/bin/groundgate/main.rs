@@ -1,6 +1,6 @@
 //! The `groundgate` command-line tool: build indexes, search them, inspect them.
 //!
-//! Subcommands live in their own modules; this file only parses arguments and maps errors to exit
+//! Subcommands live in their own modules (the pull tools in tools.rs); this file only parses arguments and maps errors to exit
 //! codes (1 for a failed command, 2 for bad usage — clap's convention).
 
 mod ask;
@@ -11,6 +11,7 @@ mod info;
 mod route;
 mod search;
 mod timings;
+mod tools;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -42,23 +43,103 @@ enum Command {
         #[arg(long, value_parser = ["lz4", "plain"])]
         text: Option<String>,
     },
-    /// Search an index. Queries come from the arguments, or one per stdin line.
+    /// Search one or more indexes (the `search` tool: merged across instances, cited results).
+    /// Queries come from the arguments, or JSON lines on stdin with --jsonl.
     Search {
-        /// The index file.
+        /// Index files, one per instance (instance name = the index's name); repeat --index.
+        #[arg(long, required = true)]
+        index: Vec<PathBuf>,
+        /// Results per query (tool: default 5, at most 50; one-index --jsonl: default 10).
         #[arg(long)]
-        index: PathBuf,
-        /// Hits per query.
-        #[arg(long, default_value_t = 10)]
-        k: usize,
-        /// Read `{"id", "query"}` lines on stdin, write one `{"id", "hits"}` line each.
+        k: Option<usize>,
+        /// Search only this instance.
+        #[arg(long)]
+        instance: Option<String>,
+        /// Add chunk ids, scores and matched terms.
+        #[arg(long)]
+        detailed: bool,
+        /// Read JSON lines on stdin, write one line each. With one index and without --tool:
+        /// `{"id","query"}` → `{"id","hits"}` (the historic contract); else search arguments →
+        /// `{"id","result"}`.
         #[arg(long)]
         jsonl: bool,
+        /// With --jsonl: the tool contract even for one index.
+        #[arg(long, requires = "jsonl")]
+        tool: bool,
         /// With --jsonl: print per-query time (median, p95) on stderr at the end.
         #[arg(long, requires = "jsonl")]
         timings: bool,
         /// Query words (without --jsonl).
         query: Vec<String>,
     },
+    /// Find an exact phrase (after normalisation) in one or more indexes; matches marked « ».
+    Grep {
+        #[command(flatten)]
+        common: ToolArgs,
+        /// Search only this instance.
+        #[arg(long)]
+        instance: Option<String>,
+        /// Most matches.
+        #[arg(long)]
+        limit: Option<u32>,
+        /// Add chunk ids and the number of chunks checked.
+        #[arg(long)]
+        detailed: bool,
+        /// The phrase (without --jsonl).
+        text: Vec<String>,
+    },
+    /// List the sources of one or more indexes with their locations.
+    Sources {
+        #[command(flatten)]
+        common: ToolArgs,
+        /// Only this instance.
+        #[arg(long)]
+        instance: Option<String>,
+    },
+    /// Read the text at a location (page, article, heading or chunk) of a source, with its citation.
+    Read {
+        #[command(flatten)]
+        common: ToolArgs,
+        /// Instance name.
+        #[arg(long)]
+        instance: Option<String>,
+        /// Source id.
+        #[arg(long)]
+        source: Option<String>,
+        /// Printed page.
+        #[arg(long)]
+        page: Option<u32>,
+        /// Article (제10조 or 10).
+        #[arg(long)]
+        article: Option<String>,
+        /// Heading.
+        #[arg(long)]
+        heading: Option<String>,
+        /// Chunk id.
+        #[arg(long)]
+        chunk: Option<u32>,
+        /// Neighbouring chunks on each side (0–5).
+        #[arg(long)]
+        around: Option<u32>,
+    },
+    /// A source's links, resolved to sources of the loaded indexes where they name one.
+    Links {
+        #[command(flatten)]
+        common: ToolArgs,
+        /// Instance name.
+        #[arg(long)]
+        instance: Option<String>,
+        /// Source id.
+        #[arg(long)]
+        source: Option<String>,
+    },
+    /// Serve `{"id","tool","arguments"}` JSON lines on stdin (any tool), one reply line each.
+    Tool {
+        #[command(flatten)]
+        common: ToolArgs,
+    },
+    /// Print the tools' definitions (name, title, description, JSON Schemas, annotations).
+    Tools,
     /// Decide and deliver cited evidence for prompts (the push pipeline) over one or more indexes.
     Ask {
         /// Index files, one per instance (instance name = the index's name).
@@ -189,11 +270,87 @@ enum Command {
     },
 }
 
+/// Options every tool subcommand takes.
+#[derive(clap::Args)]
+struct ToolArgs {
+    /// Index files, one per instance (instance name = the index's name); repeat --index.
+    #[arg(long, required = true)]
+    index: Vec<PathBuf>,
+    /// Read JSON lines on stdin (the tool's arguments, plus "id"), write one line each.
+    #[arg(long)]
+    jsonl: bool,
+    /// With --jsonl: print per-call time (median, p95) on stderr at the end.
+    #[arg(long, requires = "jsonl")]
+    timings: bool,
+}
+
+impl ToolArgs {
+    fn common(self) -> tools::Common {
+        tools::Common { indexes: self.index, jsonl: self.jsonl, timings: self.timings }
+    }
+}
+
+/// Tool arguments from command-line values (absent ones left out).
+fn args(pairs: Vec<(&str, Option<serde_json::Value>)>) -> serde_json::Map<String, serde_json::Value> {
+    pairs.into_iter().filter_map(|(k, v)| Some((k.to_string(), v?))).collect()
+}
+
+fn some<T: Into<serde_json::Value>>(v: Option<T>) -> Option<serde_json::Value> {
+    v.map(Into::into)
+}
+
+fn words(w: Vec<String>) -> Option<serde_json::Value> {
+    (!w.is_empty()).then(|| w.join(" ").into())
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Build { manifest, out, quiet, text } => build::run(&manifest, &out, quiet, text.as_deref()),
-        Command::Search { index, k, jsonl, timings, query } => search::run(&index, k, jsonl, timings, &query),
+        Command::Search { index, k, instance, detailed, jsonl, tool, timings, query } => {
+            if jsonl && !tool && index.len() == 1 {
+                search::legacy_jsonl(&index[0], k.unwrap_or(10), timings)
+            } else {
+                let a = args(vec![
+                    ("query", words(query)),
+                    ("instance", some(instance)),
+                    ("k", some(k.map(|k| k as u64))),
+                    ("detailed", detailed.then_some(true.into())),
+                ]);
+                tools::run(Some("search"), tools::Common { indexes: index, jsonl, timings }, a)
+            }
+        }
+        Command::Grep { common, instance, limit, detailed, text } => {
+            let a = args(vec![
+                ("text", words(text)),
+                ("instance", some(instance)),
+                ("limit", some(limit)),
+                ("detailed", detailed.then_some(true.into())),
+            ]);
+            tools::run(Some("grep"), common.common(), a)
+        }
+        Command::Sources { common, instance } => {
+            tools::run(Some("sources"), common.common(), args(vec![("instance", some(instance))]))
+        }
+        Command::Read { common, instance, source, page, article, heading, chunk, around } => {
+            let a = args(vec![
+                ("instance", some(instance)),
+                ("source", some(source)),
+                ("page", some(page)),
+                ("article", some(article)),
+                ("heading", some(heading)),
+                ("chunk", some(chunk)),
+                ("around", some(around)),
+            ]);
+            tools::run(Some("read"), common.common(), a)
+        }
+        Command::Links { common, instance, source } => tools::run(
+            Some("links"),
+            common.common(),
+            args(vec![("instance", some(instance)), ("source", some(source))]),
+        ),
+        Command::Tool { common } => tools::run(None, common.common(), serde_json::Map::new()),
+        Command::Tools => tools::definitions(),
         Command::Info { index } => info::run(&index),
         Command::Chunks { index } => info::chunks(&index),
         Command::Ask { index, session, format, jsonl, timings, config, now, prompt } => ask::run(ask::Args {

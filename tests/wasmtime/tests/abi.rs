@@ -221,3 +221,51 @@ fn bad_input_is_a_typed_error_never_a_trap() {
             .unwrap();
     assert_eq!(a["evidence"][0]["article"], "제1조");
 }
+
+#[test]
+fn tools_are_byte_identical_to_the_native_cli() {
+    let lines = std::fs::read_to_string(root().join("tests/fixtures/tool_calls.jsonl")).unwrap();
+    let paths = indexes();
+    assert_eq!(paths.len(), 5, "needs the default indexes: run ./build.sh");
+    let mut args: Vec<&str> = vec!["tool", "--jsonl"];
+    for p in &paths {
+        args.push("--index");
+        args.push(p.to_str().unwrap());
+    }
+    let native = cli(&args, &lines);
+    let native: Vec<&str> = native.lines().collect();
+    let lines: Vec<&str> = lines.lines().collect();
+    assert_eq!(native.len(), lines.len());
+    let mut h = host();
+    let e = h.engine_new("").unwrap().unwrap();
+    for p in &paths {
+        let bytes = std::fs::read(p).unwrap();
+        let name = p.file_stem().unwrap().to_str().unwrap();
+        h.add_instance(e, name, &bytes, "").unwrap().ok();
+    }
+    for (i, line) in lines.iter().enumerate() {
+        assert_eq!(h.handle_line(e, line.as_bytes()).unwrap().ok(), native[i], "line {i}");
+        let Ok(req) = serde_json::from_str::<Value>(line) else { continue };
+        let (Some(tool), Some(a)) = (req["tool"].as_str(), req.get("arguments").filter(|a| a.is_object()))
+        else {
+            continue;
+        };
+        let reply: Value = serde_json::from_str(native[i]).unwrap();
+        match h.call_tool(e, tool, &a.to_string()).unwrap() {
+            Reply::Ok(json) => assert_eq!(format!("{{\"id\":{},\"result\":{json}}}", req["id"]), native[i]),
+            Reply::Err(err) => {
+                assert_eq!(serde_json::from_str::<Value>(&err).unwrap(), reply["error"], "line {i}")
+            }
+        }
+    }
+    let defs: Value = serde_json::from_str(&h.tool_definitions().unwrap().ok()).unwrap();
+    assert_eq!(defs.as_array().unwrap().len(), 5);
+    // Not UTF-8, a huge line, a pointer outside any allocation: replies or typed errors, no trap.
+    let r = h.handle_line(e, &[0xff, b'{']).unwrap().ok();
+    assert!(r.contains("UTF-8"), "{r}");
+    let huge =
+        format!("{{\"id\":1,\"tool\":\"grep\",\"arguments\":{{\"text\":\"{}\"}}}}", "a".repeat(2 << 20));
+    assert!(h.handle_line(e, huge.as_bytes()).unwrap().ok().contains("bytes, at most"));
+    let status: i32 = h.raw("gg_call_tool", (e, 8u32, 4u32, 0u32, 0u32)).unwrap();
+    assert_eq!(status, 1);
+}

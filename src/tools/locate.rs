@@ -1,0 +1,122 @@
+//! Shared lookups: a source by id, the chunks of a source, and "nearby valid ones" for errors.
+
+use std::sync::Arc;
+
+use crate::corpus::{Chunk, Source};
+use crate::error::{Error, Result};
+use crate::index::Index;
+
+/// An instance's index, as the engine holds it.
+pub type Idx = Index<Arc<[u8]>>;
+
+/// The number of source `id` in `index`; an unknown id is an error naming some that exist.
+pub fn source_id(index: &Idx, instance: &str, id: &str) -> Result<(u32, Source)> {
+    let mut all = Vec::new();
+    for n in 0..index.source_count() {
+        let s = index.source(n)?;
+        if s.id == id {
+            return Ok((n, s));
+        }
+        all.push(s.id);
+    }
+    Err(Error::invalid("source", format!("no source {id:?} in {instance}; {}", nearby_text(id, &all))))
+}
+
+/// Every chunk of source `sid`, in chunk order, with its id.
+pub fn source_chunks(index: &Idx, sid: u32) -> Result<Vec<(u32, Chunk)>> {
+    let mut out = Vec::new();
+    for c in 0..index.chunk_count() {
+        let chunk = index.chunk(c)?;
+        if chunk.source == sid {
+            out.push((c, chunk));
+        }
+    }
+    Ok(out)
+}
+
+/// How many valid names or numbers an error lists.
+const NEARBY: usize = 8;
+
+/// The positions of the `NEARBY` smallest keys (ties: earlier first), best first — a few linear
+/// scans rather than a sort (no sorting code in the wasm for an error message).
+fn smallest<K: PartialOrd + Copy>(keys: &[K]) -> Vec<usize> {
+    let mut taken = vec![false; keys.len()];
+    let mut out = Vec::new();
+    while out.len() < NEARBY {
+        let mut best: Option<usize> = None;
+        for (i, k) in keys.iter().enumerate() {
+            if !taken[i] && best.is_none_or(|b| *k < keys[b]) {
+                best = Some(i);
+            }
+        }
+        let Some(b) = best else { break };
+        taken[b] = true;
+        out.push(b);
+    }
+    out
+}
+
+/// Up to 8 distinct entries of `valid` closest to `wanted` (by edit distance on characters, then
+/// order), as text for an error message.
+pub fn nearby_text(wanted: &str, valid: &[String]) -> String {
+    let mut distinct: Vec<&String> = Vec::new();
+    for v in valid {
+        if !distinct.contains(&v) {
+            distinct.push(v);
+        }
+    }
+    if distinct.is_empty() {
+        return "there are none".into();
+    }
+    let w: Vec<char> = wanted.chars().collect();
+    let keys: Vec<usize> = distinct.iter().map(|v| distance(&w, &v.chars().collect::<Vec<_>>())).collect();
+    let names: Vec<&str> = smallest(&keys).into_iter().map(|i| distinct[i].as_str()).collect();
+    format!("nearby: {}", names.join(", "))
+}
+
+/// Levenshtein distance over characters, capped at 64 characters per side.
+fn distance(a: &[char], b: &[char]) -> usize {
+    let (a, b) = (&a[..a.len().min(64)], &b[..b.len().min(64)]);
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut cur = vec![i + 1; b.len() + 1];
+        for (j, cb) in b.iter().enumerate() {
+            cur[j + 1] = (prev[j] + usize::from(ca != cb)).min(prev[j + 1] + 1).min(cur[j] + 1);
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+/// Up to 8 distinct numbers of `valid` closest to `wanted`, in increasing order.
+pub fn nearby_numbers(wanted: u32, valid: &[u32]) -> String {
+    let mut distinct: Vec<u32> = Vec::new();
+    for &v in valid {
+        if !distinct.contains(&v) {
+            distinct.push(v);
+        }
+    }
+    if distinct.is_empty() {
+        return "there are none".into();
+    }
+    let keys: Vec<(u32, u32)> = distinct.iter().map(|&n| (n.abs_diff(wanted), n)).collect();
+    let picked: Vec<u32> = smallest(&keys).into_iter().map(|i| distinct[i]).collect();
+    // In increasing order: the picked numbers' ranks among themselves.
+    let ranks: Vec<u32> = smallest(&picked).into_iter().map(|i| picked[i]).collect();
+    let s: Vec<String> = ranks.iter().map(u32::to_string).collect();
+    format!("nearby: {}", s.join(", "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nearby_lists_the_closest() {
+        let v: Vec<String> =
+            ["manual_body", "manual_case", "constitution"].iter().map(|s| s.to_string()).collect();
+        assert_eq!(nearby_text("manual_bod", &v), "nearby: manual_body, manual_case, constitution");
+        assert_eq!(nearby_numbers(240, &[1, 238, 239, 241, 300]), "nearby: 1, 238, 239, 241, 300");
+        assert_eq!(nearby_numbers(5, &[]), "there are none");
+    }
+}

@@ -1,0 +1,166 @@
+//! Merging ranked lists from several instances into one ranking.
+//!
+//! Raw BM25 scores are not comparable across indexes (each has its own IDFs, lengths and query
+//! terms it knows), so [`merge`] puts each instance's scores on a common scale first. The methods
+//! are measured by `benches/tools.rs` (docs/tools-bench.md); [`Options::DEFAULT`] is the one chosen
+//! there on held-out folds.
+
+use serde::{Deserialize, Serialize};
+
+use crate::search::Scored;
+
+/// How scores from different instances are made comparable.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Method {
+    /// Raw BM25 scores as they are.
+    Raw,
+    /// Score ÷ the query's attainable maximum in that instance: Σ over the query's terms of
+    /// idf·(k1 + 1), a term the instance lacks counted at the instance's largest idf.
+    Attainable,
+    /// Score ÷ the query's attainable maximum over the terms the instance has.
+    AttainablePresent,
+    /// Score ÷ the instance's top score.
+    Top,
+    /// (score − mean) ÷ standard deviation over the instance's retrieved list.
+    ZScore,
+    /// Reciprocal rank fusion, 1 ÷ (60 + rank).
+    Rrf,
+    /// Round robin by rank, instances ordered by their top score.
+    Interleave,
+}
+
+impl Method {
+    /// Every method (what the bench compares).
+    pub const ALL: [Method; 7] = [
+        Method::Raw,
+        Method::Attainable,
+        Method::AttainablePresent,
+        Method::Top,
+        Method::ZScore,
+        Method::Rrf,
+        Method::Interleave,
+    ];
+}
+
+/// Merge settings.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Options {
+    /// Scale.
+    pub method: Method,
+    /// Keep only the best chunk of each location (instance, source, page, article, heading).
+    pub collapse: bool,
+    /// Drop results whose normalised text equals a better one's.
+    pub dedup: bool,
+}
+
+impl Options {
+    /// What `search` uses (chosen on the devset, docs/tools-bench.md).
+    pub const DEFAULT: Options = Options { method: Method::Attainable, collapse: true, dedup: true };
+}
+
+/// One instance's ranked list and what normalisation needs to know of the query.
+#[derive(Debug, Clone, PartialEq)]
+pub struct List {
+    /// Best first.
+    pub hits: Vec<Scored>,
+    /// Σ idf·(k1 + 1) over the query's terms the instance has.
+    pub attainable_present: f32,
+    /// The same with every missing term counted at the instance's largest idf.
+    pub attainable_all: f32,
+}
+
+/// A merged result: which list, which hit, and its merged score.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Merged {
+    /// Position of the list (instance) in the input.
+    pub list: usize,
+    /// The hit.
+    pub hit: Scored,
+    /// Rank within its list (1-based).
+    pub rank: u32,
+    /// The comparable score.
+    pub score: f64,
+}
+
+fn ratio(a: f32, b: f32) -> f64 {
+    if b > 0.0 { a as f64 / b as f64 } else { 0.0 }
+}
+
+/// Merge `lists` by `method`: best first, ties by list then chunk (a total order).
+pub fn merge(lists: &[List], method: Method) -> Vec<Merged> {
+    let mut out = Vec::new();
+    for (l, list) in lists.iter().enumerate() {
+        let n = list.hits.len().max(1) as f64;
+        let mean = list.hits.iter().map(|h| h.score as f64).sum::<f64>() / n;
+        let var = list.hits.iter().map(|h| (h.score as f64 - mean).powi(2)).sum::<f64>() / n;
+        let sd = var.sqrt();
+        let top = list.hits.first().map_or(0.0, |h| h.score);
+        for (i, h) in list.hits.iter().enumerate() {
+            let rank = i as u32 + 1;
+            let score = match method {
+                Method::Raw => h.score as f64,
+                Method::Attainable => ratio(h.score, list.attainable_all),
+                Method::AttainablePresent => ratio(h.score, list.attainable_present),
+                Method::Top => ratio(h.score, top),
+                Method::ZScore => {
+                    if sd > 0.0 {
+                        (h.score as f64 - mean) / sd
+                    } else {
+                        0.0
+                    }
+                }
+                Method::Rrf => 1.0 / (60.0 + rank as f64),
+                // Rank first; the top score orders instances within a rank (below).
+                Method::Interleave => -(rank as f64),
+            };
+            out.push(Merged { list: l, hit: *h, rank, score });
+        }
+    }
+    let tops: Vec<f32> = lists.iter().map(|l| l.hits.first().map_or(0.0, |h| h.score)).collect();
+    let order = |a: &Merged, b: &Merged| {
+        b.score
+            .total_cmp(&a.score)
+            .then_with(|| match method {
+                Method::Interleave => tops[b.list].total_cmp(&tops[a.list]),
+                _ => std::cmp::Ordering::Equal,
+            })
+            .then(a.list.cmp(&b.list))
+            .then(a.hit.chunk.cmp(&b.hit.chunk))
+    };
+    // Binary insertion (a few hundred items; no sorting code in the wasm). The order is total.
+    let mut sorted: Vec<Merged> = Vec::with_capacity(out.len());
+    for m in out {
+        let at = sorted.partition_point(|x| order(x, &m).is_lt());
+        sorted.insert(at, m);
+    }
+    sorted
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn list(scores: &[f32], att: f32) -> List {
+        List {
+            hits: scores.iter().enumerate().map(|(i, &s)| Scored { chunk: i as u32, score: s }).collect(),
+            attainable_present: att,
+            attainable_all: att,
+        }
+    }
+
+    #[test]
+    fn methods_order_as_documented() {
+        // Instance 0 scores high in raw terms but covers little of its attainable maximum.
+        let lists = [list(&[20.0, 18.0], 100.0), list(&[9.0, 3.0], 10.0)];
+        let first = |m| merge(&lists, m)[0].list;
+        assert_eq!(first(Method::Raw), 0);
+        assert_eq!(first(Method::Attainable), 1);
+        let rrf = merge(&lists, Method::Rrf);
+        assert_eq!((rrf[0].list, rrf[1].list, rrf[0].rank, rrf[1].rank), (0, 1, 1, 1));
+        let il = merge(&lists, Method::Interleave);
+        assert_eq!(il.iter().map(|m| m.list).collect::<Vec<_>>(), vec![0, 1, 0, 1]);
+        assert_eq!(merge(&lists, Method::Top)[0].score, 1.0);
+        assert_eq!(merge(&[], Method::ZScore), vec![]);
+    }
+}

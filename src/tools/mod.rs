@@ -1,0 +1,112 @@
+//! The pull tools: what an agent calls when `ask` says **pull** — `search`, `grep`, `sources`,
+//! `read` and `links` over an [`Engine`]'s instances (the contract: docs/tools.md).
+//!
+//! One module per tool; [`call`] and [`call_json`] dispatch a tool by name with JSON arguments,
+//! [`definitions`] describes every tool (JSON Schemas for input and output, annotations). Every
+//! face — CLI, wasm-bindgen `Engine.callTool`, the ABI's `gg_call_tool`, JSON Lines — goes through
+//! [`call_json`], so the bytes are the same everywhere. Results are capped ([`cap`]).
+
+pub mod cap;
+pub mod grep;
+pub mod links;
+mod locate;
+pub mod merge;
+pub mod read;
+pub mod schema;
+pub mod search;
+pub mod sources;
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+pub use schema::definitions;
+
+use crate::engine::Engine;
+use crate::error::{Error, Result};
+
+/// The tool names, in the order [`definitions`] lists them.
+pub const NAMES: [&str; 5] = ["search", "grep", "sources", "read", "links"];
+
+/// Call tool `name` with `args` (a JSON object); the result as a JSON value.
+pub fn call(engine: &Engine, name: &str, args: &Value) -> Result<Value> {
+    serde_json::from_str(&call_json(engine, name, args)?).map_err(|e| Error::invalid("result", e.to_string()))
+}
+
+/// Call tool `name` with `args`; the result as JSON text, fields in contract order.
+pub fn call_json(engine: &Engine, name: &str, args: &Value) -> Result<String> {
+    call_str(engine, name, &args.to_string())
+}
+
+/// Call tool `name` with arguments given as JSON text (empty or `null`: no arguments); the result
+/// as JSON text. What every face calls, so the bytes — errors included — are the same everywhere.
+pub fn call_str(engine: &Engine, name: &str, args: &str) -> Result<String> {
+    match name {
+        "search" => to_json(&search::run(engine, &parse(name, args)?)?),
+        "grep" => to_json(&grep::run(engine, &parse(name, args)?)?),
+        "sources" => to_json(&sources::run(engine, &parse(name, args)?)?),
+        "read" => to_json(&read::run(engine, &parse(name, args)?)?),
+        "links" => to_json(&links::run(engine, &parse(name, args)?)?),
+        _ => Err(Error::invalid("tool", format!("{name:?} is not a tool; tools: {}", NAMES.join(", ")))),
+    }
+}
+
+/// Read a tool's arguments from JSON text (unknown fields and wrong types are `invalid_argument`;
+/// the message leaves out serde_json's line and column, which depend on how the caller spaced it).
+fn parse<T: DeserializeOwned>(tool: &str, args: &str) -> Result<T> {
+    let trimmed = args.trim();
+    let text = if trimmed.is_empty() || trimmed == "null" { "{}" } else { trimmed };
+    if !text.starts_with('{') {
+        return Err(Error::invalid("arguments", format!("{tool}: expected a JSON object")));
+    }
+    serde_json::from_str(text).map_err(|e| {
+        let msg = e.to_string();
+        let tail = format!(" at line {} column {}", e.line(), e.column());
+        let msg = msg.strip_suffix(&tail).unwrap_or(&msg);
+        Error::invalid("arguments", format!("{tool}: {msg}"))
+    })
+}
+
+fn to_json<T: Serialize>(value: &T) -> Result<String> {
+    serde_json::to_string(value).map_err(|e| Error::invalid("result", e.to_string()))
+}
+
+/// Check that `n` lies in `lo..=hi`.
+fn in_range(what: &'static str, n: u64, lo: u64, hi: u64) -> Result<()> {
+    if n < lo || n > hi {
+        return Err(Error::invalid(what, format!("{n}; must be {lo}..={hi}")));
+    }
+    Ok(())
+}
+
+/// Check a required string: non-empty (after trimming) and at most `max` characters.
+fn check_text(what: &'static str, s: &str, max: usize) -> Result<()> {
+    if s.trim().is_empty() {
+        return Err(Error::invalid(what, "empty"));
+    }
+    let n = s.chars().count();
+    if n > max {
+        return Err(Error::invalid(what, format!("{n} characters, at most {max}")));
+    }
+    Ok(())
+}
+
+/// The instances a call covers: the named one (checked) or all, in load order.
+fn instances(engine: &Engine, instance: Option<&str>) -> Result<Vec<String>> {
+    match instance {
+        Some(name) => {
+            engine.index(name)?;
+            Ok(vec![name.to_string()])
+        }
+        None => {
+            let all = engine.instance_names();
+            if all.is_empty() {
+                return Err(Error::invalid("instance", "no instance is loaded"));
+            }
+            Ok(all)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

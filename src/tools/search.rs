@@ -1,0 +1,194 @@
+//! `search {query, instance?, k?, detailed?}`: BM25 over one or all instances, merged so that
+//! scores from different instances are comparable ([`merge`](super::merge)), near-identical texts
+//! dropped and several chunks of one location kept from crowding the top.
+
+use serde::{Deserialize, Serialize};
+
+use super::cap::Budget;
+use super::merge::{self, List, Options};
+use crate::corpus::Citation;
+use crate::engine::Engine;
+use crate::error::Result;
+use crate::search::{self as bm25search, MAX_QUERY_CHARS, TermScore};
+use crate::text::normalize;
+
+/// Default number of results.
+pub const DEFAULT_K: u32 = 5;
+/// Largest `k`.
+pub const MAX_K: u32 = 50;
+/// Chunks retrieved per instance before merging.
+const DEPTH: usize = 60;
+
+/// Arguments of `search`.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Args {
+    /// What to search for.
+    pub query: String,
+    /// Instance name (default: all).
+    #[serde(default)]
+    pub instance: Option<String>,
+    /// Number of results (1..=50, default 5).
+    #[serde(default)]
+    pub k: Option<u32>,
+    /// Add chunk ids, scores and matched terms.
+    #[serde(default)]
+    pub detailed: bool,
+}
+
+/// One result.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Item {
+    /// 1-based rank.
+    pub rank: u32,
+    /// Instance name.
+    pub instance: String,
+    /// Source, location, date and link.
+    #[serde(flatten)]
+    pub cite: Citation,
+    /// The chunk text.
+    pub text: String,
+    /// Chunk id within the instance (detailed).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub chunk: Option<u32>,
+    /// The merged score that ranks results (detailed), 4 decimals.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub score: Option<f64>,
+    /// The instance's BM25 score (detailed), 4 decimals.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bm25: Option<f64>,
+    /// Matched query terms and their contributions (detailed).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub terms: Option<Vec<TermScore>>,
+}
+
+/// The result of `search`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Output {
+    /// The query.
+    pub query: String,
+    /// Instances searched.
+    pub instances: Vec<String>,
+    /// Results, best first.
+    pub results: Vec<Item>,
+    /// Whether text was cut to the output cap.
+    pub truncated: bool,
+}
+
+/// `ln x` for `x > 0` from `+ − × ÷` only, so that it is bit-identical natively and in wasm.
+fn ln(x: f64) -> f64 {
+    if x.is_nan() || x <= 0.0 {
+        return 0.0;
+    }
+    let (mut m, mut e) = (x, 0i32);
+    while m > 2.0 {
+        m /= 2.0;
+        e += 1;
+    }
+    while m < 1.0 {
+        m *= 2.0;
+        e -= 1;
+    }
+    // ln m = 2 atanh((m − 1)/(m + 1)), |y| ≤ 1/3.
+    let y = (m - 1.0) / (m + 1.0);
+    let (y2, mut term, mut sum) = (y * y, y, 0.0);
+    for k in 0..40 {
+        sum += term / (2 * k + 1) as f64;
+        term *= y2;
+    }
+    2.0 * sum + e as f64 * std::f64::consts::LN_2
+}
+
+/// Run `search` with the default merge.
+pub fn run(engine: &Engine, a: &Args) -> Result<Output> {
+    run_with(engine, a, Options::DEFAULT)
+}
+
+/// Run `search` with merge settings `opts` (what the bench compares).
+pub fn run_with(engine: &Engine, a: &Args, opts: Options) -> Result<Output> {
+    super::check_text("query", &a.query, MAX_QUERY_CHARS)?;
+    let k = a.k.unwrap_or(DEFAULT_K);
+    super::in_range("k", k as u64, 1, MAX_K as u64)?;
+    let names = super::instances(engine, a.instance.as_deref())?;
+    let mut lists = Vec::new();
+    let mut all_terms = Vec::new();
+    for name in &names {
+        let index = engine.index(name)?;
+        let terms = bm25search::query_terms(index, &a.query);
+        let meta = index.meta();
+        let k1 = meta.bm25.k1 as f64 + 1.0;
+        let max_idf = ln(1.0 + (meta.chunks as f64 - 0.5) / 1.5);
+        let (mut present, mut all) = (0.0f64, 0.0f64);
+        for t in &terms {
+            match index.term(t)? {
+                Some(info) => {
+                    present += info.idf as f64 * k1;
+                    all += info.idf as f64 * k1;
+                }
+                None => all += max_idf * k1,
+            }
+        }
+        let hits = bm25search::top_k(index, &terms, DEPTH)?;
+        lists.push(List { hits, attainable_present: present as f32, attainable_all: all as f32 });
+        all_terms.push(terms);
+    }
+    let merged = merge::merge(&lists, opts.method);
+    let mut budget = Budget::default();
+    let mut results = Vec::new();
+    // Linear sets: at most k + DEPTH entries, and no hashing code in the wasm.
+    type Loc = (usize, String, Option<u32>, Option<String>, Option<String>);
+    let mut seen_loc: Vec<Loc> = Vec::new();
+    let mut seen_text: Vec<String> = Vec::new();
+    for m in merged {
+        if results.len() == k as usize || budget.exhausted() {
+            break;
+        }
+        let index = engine.index(&names[m.list])?;
+        let chunk = index.chunk(m.hit.chunk)?;
+        let cite = Citation::new(index.source(chunk.source)?, chunk.location.clone());
+        if opts.collapse {
+            let loc = (m.list, cite.source.clone(), cite.page, cite.article.clone(), cite.heading.clone());
+            if seen_loc.contains(&loc) {
+                continue;
+            }
+            seen_loc.push(loc);
+        }
+        if opts.dedup {
+            let key: String = normalize(&chunk.text).chars().filter(|c| !c.is_whitespace()).collect();
+            if seen_text.contains(&key) {
+                continue;
+            }
+            seen_text.push(key);
+        }
+        let Some(text) = budget.take(chunk.text) else { break };
+        let terms = if a.detailed {
+            bm25search::explain(index, &all_terms[m.list], &[m.hit.chunk])?.pop()
+        } else {
+            None
+        };
+        results.push(Item {
+            rank: results.len() as u32 + 1,
+            instance: names[m.list].clone(),
+            cite,
+            text,
+            chunk: a.detailed.then_some(m.hit.chunk),
+            score: a.detailed.then(|| (m.score * 10_000.0).round() / 10_000.0),
+            bm25: a.detailed.then(|| bm25search::round4(m.hit.score)),
+            terms,
+        });
+    }
+    Ok(Output { query: a.query.clone(), instances: names, results, truncated: budget.truncated })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ln_matches_std_closely() {
+        for x in [0.3, 1.0, 1.5, 2.0, 10.0, 12345.678, 1e9] {
+            assert!((ln(x) - x.ln()).abs() < 1e-12, "{x}");
+        }
+        assert_eq!(ln(-1.0), 0.0);
+    }
+}

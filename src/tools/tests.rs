@@ -1,0 +1,280 @@
+//! The tools on small indexes: the frozen excerpt index (tests/fixtures/v1, built from tests/data)
+//! and a two-source index built here.
+
+use serde_json::{Value, json};
+
+use super::*;
+use crate::corpus::{Chunk, Location, Source};
+use crate::engine::InstanceOptions;
+use crate::{AnalyzerSettings, IndexBuilder};
+
+fn fixture() -> Vec<u8> {
+    std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/v1/excerpts.ggi")).unwrap()
+}
+
+/// An index whose one source is the attachment `notice-2026-01` links to, with one long chunk.
+fn attachments() -> Vec<u8> {
+    let mut b = IndexBuilder::new("att", AnalyzerSettings::default());
+    let s = b
+        .add_source(Source {
+            id: "attachment".into(),
+            title: "첨부 서식".into(),
+            kind: "form".into(),
+            link: Some("https://example.org/notice/2026-01/attachment.pdf".into()),
+            ..Default::default()
+        })
+        .unwrap();
+    let long = "연구비 집행 계획서 서식. ".repeat(700);
+    b.add_chunk(Chunk {
+        source: s,
+        text: long,
+        location: Location { page: Some(1), ..Default::default() },
+        ..Default::default()
+    })
+    .unwrap();
+    b.add_chunk(Chunk {
+        source: s,
+        text: "작성 요령: 회의비는 참석자를 적는다.".into(),
+        location: Location { page: Some(2), ..Default::default() },
+        ..Default::default()
+    })
+    .unwrap();
+    b.build().unwrap()
+}
+
+fn engine() -> Engine {
+    let mut e = Engine::new(Default::default()).unwrap();
+    e.add_instance("x", fixture(), InstanceOptions::default()).unwrap();
+    e.add_instance("att", attachments(), InstanceOptions::default()).unwrap();
+    e
+}
+
+fn ok(e: &Engine, tool: &str, args: Value) -> Value {
+    call(e, tool, &args).unwrap_or_else(|err| panic!("{tool} {args}: {err}"))
+}
+
+fn err(e: &Engine, tool: &str, args: Value) -> Error {
+    call(e, tool, &args).expect_err(&format!("{tool} {args} should fail"))
+}
+
+#[test]
+fn definitions_describe_every_tool() {
+    let d = definitions();
+    let names: Vec<&str> = d.as_array().unwrap().iter().map(|t| t["name"].as_str().unwrap()).collect();
+    assert_eq!(names, NAMES);
+    for t in d.as_array().unwrap() {
+        assert_eq!(t["inputSchema"]["type"], "object", "{t}");
+        assert_eq!(t["outputSchema"]["type"], "object", "{t}");
+        assert_eq!(t["annotations"]["readOnlyHint"], true);
+        assert_eq!(t["annotations"]["idempotentHint"], true);
+        assert!(t["description"].as_str().unwrap().len() > 40);
+        assert!(!t["title"].as_str().unwrap().is_empty());
+    }
+}
+
+#[test]
+fn outputs_have_exactly_the_schema_fields() {
+    let e = engine();
+    let d = definitions();
+    let calls = [
+        ("search", json!({"query": "거주 이전의 자유"})),
+        ("grep", json!({"text": "거주·이전의 자유"})),
+        ("sources", json!({})),
+        ("read", json!({"instance": "x", "source": "constitution", "article": 14})),
+        ("links", json!({"instance": "x", "source": "notice-2026-01"})),
+    ];
+    for (i, (tool, args)) in calls.into_iter().enumerate() {
+        let out = ok(&e, tool, args);
+        let schema = &d[i]["outputSchema"];
+        let mut got: Vec<&String> = out.as_object().unwrap().keys().collect();
+        let mut want: Vec<&String> = schema["required"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| match v {
+                Value::String(s) => s,
+                _ => unreachable!(),
+            })
+            .collect();
+        got.sort();
+        want.sort();
+        assert_eq!(got, want, "{tool}");
+    }
+}
+
+#[test]
+fn search_merges_instances_and_checks_arguments() {
+    let e = engine();
+    let out = ok(&e, "search", json!({"query": "거주 이전의 자유", "k": 3}));
+    assert_eq!(out["instances"], json!(["x", "att"]));
+    let r = &out["results"][0];
+    assert_eq!(
+        (r["instance"].as_str(), r["article"].as_str(), r["rank"].as_u64()),
+        (Some("x"), Some("제14조"), Some(1))
+    );
+    assert!(r.get("score").is_none() && r.get("chunk").is_none(), "short format by default");
+    let d = ok(&e, "search", json!({"query": "거주 이전의 자유", "k": 1, "detailed": true}));
+    let r = &d["results"][0];
+    assert!(r["score"].as_f64().unwrap() > 0.0 && r["bm25"].as_f64().unwrap() > 0.0);
+    assert!(!r["terms"].as_array().unwrap().is_empty());
+    // The chunk id opens the same text with read.
+    let read = ok(&e, "read", json!({"instance": "x", "source": r["source"], "chunk": r["chunk"]}));
+    assert_eq!(read["text"], r["text"]);
+    let one = ok(&e, "search", json!({"query": "회의비", "instance": "att"}));
+    assert!(one["results"].as_array().unwrap().iter().all(|r| r["instance"] == "att"));
+    for bad in [
+        json!({"query": "x", "k": 0}),
+        json!({"query": "x", "k": 51}),
+        json!({"query": "x", "k": "5"}),
+        json!({"query": ""}),
+        json!({"query": "가".repeat(20_001)}),
+        json!({"query": "x", "instance": "nope"}),
+        json!({"query": "x", "bogus": 1}),
+        json!({}),
+        json!([1]),
+        json!("x"),
+    ] {
+        assert_eq!(err(&e, "search", bad.clone()).code(), "invalid_argument", "{bad}");
+    }
+    assert!(err(&e, "search", json!({"query": "x", "instance": "nope"})).to_string().contains("x, att"));
+    assert_eq!(err(&e, "delete", json!({})).code(), "invalid_argument");
+}
+
+#[test]
+fn grep_matches_after_normalisation_and_narrows_by_the_index() {
+    let e = engine();
+    // 행복을 추구할 권리 with the middle word in conjoining jamo (NFD) and a double space.
+    let nfd = "행복을  \u{110E}\u{116E}\u{1100}\u{116E}\u{1112}\u{1161}\u{11AF} 권리";
+    let out = ok(&e, "grep", json!({"text": nfd, "detailed": true}));
+    assert_eq!(out["total"], 1, "{out}");
+    let m = &out["matches"][0];
+    assert_eq!(m["article"], "제10조");
+    assert!(m["text"].as_str().unwrap().contains("«행복을 추구할 권리»"), "{m}");
+    let plain = e.index("x").unwrap().chunk(m["chunk"].as_u64().unwrap() as u32).unwrap().text;
+    let span: String = plain
+        .chars()
+        .skip(m["start"].as_u64().unwrap() as usize)
+        .take((m["end"].as_u64().unwrap() - m["start"].as_u64().unwrap()) as usize)
+        .collect();
+    assert_eq!(span, "행복을 추구할 권리");
+    // The inner word narrowed the candidates to the chunks holding its terms.
+    let all = e.index("x").unwrap().chunk_count() + e.index("att").unwrap().chunk_count();
+    assert!(out["candidates"].as_u64().unwrap() < all as u64 / 4, "{out}");
+    // A one-word phrase is checked everywhere; limit caps the list, not the total.
+    let many = ok(&e, "grep", json!({"text": "연구비", "limit": 1, "detailed": true}));
+    assert_eq!(many["matches"].as_array().unwrap().len(), 1);
+    assert!(many["total"].as_u64().unwrap() >= 2 && many["truncated"] == true, "{many}");
+    assert_eq!(many["candidates"].as_u64().unwrap(), all as u64);
+    assert_eq!(ok(&e, "grep", json!({"text": "없는 문장 입니다 정말"}))["total"], 0);
+    for bad in [
+        json!({"text": ""}),
+        json!({"text": "a".repeat(501)}),
+        json!({"text": "a", "limit": 0}),
+        json!({"text": 5}),
+    ] {
+        assert_eq!(err(&e, "grep", bad.clone()).code(), "invalid_argument", "{bad}");
+    }
+}
+
+#[test]
+fn sources_list_locations() {
+    let e = engine();
+    let out = ok(&e, "sources", json!({"instance": "x"}));
+    let list = out["sources"].as_array().unwrap();
+    let c = list.iter().find(|s| s["source"] == "constitution").unwrap();
+    assert_eq!(c["kind"], "statute");
+    assert_eq!(c["articles"][0], "제1조");
+    assert!(c["chunks"].as_u64().unwrap() >= 18);
+    let n = list.iter().find(|s| s["source"] == "notice-2026-01").unwrap();
+    assert_eq!((n["pages"].clone(), n["links"].clone()), (json!([3, 4]), json!(1)));
+    assert_eq!(ok(&e, "sources", json!({}))["sources"].as_array().unwrap().len(), list.len() + 1);
+    assert_eq!(err(&e, "sources", json!({"instance": 3})).code(), "invalid_argument");
+}
+
+#[test]
+fn read_opens_locations_and_lists_nearby_ones() {
+    let e = engine();
+    let a =
+        ok(&e, "read", json!({"instance": "x", "source": "constitution", "article": "제14조", "around": 1}));
+    assert_eq!(a["article"], "제14조");
+    assert!(a["text"].as_str().unwrap().contains("거주·이전의 자유"));
+    assert_eq!((a["before"].as_array().unwrap().len(), a["after"].as_array().unwrap().len()), (1, 1));
+    assert_eq!(
+        ok(&e, "read", json!({"instance": "x", "source": "constitution", "article": 14}))["text"],
+        a["text"]
+    );
+    let p = ok(&e, "read", json!({"instance": "x", "source": "notice-2026-01", "page": 4}));
+    assert_eq!((p["page"].clone(), p["heading"].clone()), (json!(4), json!("회의비")));
+    let h = ok(&e, "read", json!({"instance": "x", "source": "notice-2026-01", "heading": "집행 원칙"}));
+    assert_eq!(h["page"], 3);
+    let whole = ok(&e, "read", json!({"instance": "x", "source": "notice-2026-01"}));
+    assert_eq!(whole["chunks"].as_array().unwrap().len(), 2);
+    assert_eq!(whole["page"], Value::Null, "pages differ: no shared page");
+    let missing = err(&e, "read", json!({"instance": "x", "source": "notice-2026-01", "page": 5}));
+    assert!(missing.to_string().contains("nearby: 3, 4"), "{missing}");
+    let art = err(&e, "read", json!({"instance": "x", "source": "constitution", "article": "제99조"}));
+    assert!(art.to_string().contains("nearby: 제"), "{art}");
+    let src = err(&e, "read", json!({"instance": "x", "source": "constitutio"}));
+    assert!(src.to_string().contains("constitution"), "{src}");
+    for bad in [
+        json!({"instance": "x", "source": "constitution", "page": 1, "article": 1}),
+        json!({"instance": "x", "source": "constitution", "around": 6}),
+        json!({"instance": "x"}),
+        json!({"instance": "x", "source": "constitution", "page": -1}),
+        json!({"instance": "x", "source": "constitution", "chunk": 100000}),
+    ] {
+        assert_eq!(err(&e, "read", bad.clone()).code(), "invalid_argument", "{bad}");
+    }
+}
+
+#[test]
+fn long_text_is_cut_with_a_mark() {
+    let e = engine();
+    let r = ok(&e, "read", json!({"instance": "att", "source": "attachment", "around": 1}));
+    let text = r["text"].as_str().unwrap();
+    assert_eq!(r["truncated"], true);
+    assert!(text.ends_with(cap::MARK));
+    assert!(text.chars().count() <= cap::MAX_OUTPUT_CHARS);
+    let s = ok(&e, "search", json!({"query": "연구비 집행 계획서", "instance": "att"}));
+    let total: usize =
+        s["results"].as_array().unwrap().iter().map(|r| r["text"].as_str().unwrap().chars().count()).sum();
+    assert!(total <= cap::MAX_OUTPUT_CHARS && s["truncated"] == true, "{total}");
+}
+
+#[test]
+fn links_resolve_to_loaded_sources() {
+    let e = engine();
+    let out = ok(&e, "links", json!({"instance": "x", "source": "notice-2026-01"}));
+    let l = &out["links"][0];
+    assert_eq!(l["link"], "https://example.org/notice/2026-01/attachment.pdf");
+    assert_eq!(
+        l["resolved"],
+        json!([{"instance": "att", "source": "attachment", "title": "첨부 서식", "kind": "form"}])
+    );
+    let none = ok(&e, "links", json!({"instance": "x", "source": "constitution"}));
+    assert_eq!(none["links"], json!([]));
+    assert_eq!(err(&e, "links", json!({"instance": "x"})).code(), "invalid_argument");
+}
+
+#[test]
+fn handle_line_is_the_protocol() {
+    let e = engine();
+    let r =
+        crate::protocol::handle_line(&e, br#"{"id":"a","tool":"sources","arguments":{"instance":"att"}}"#);
+    assert!(r.starts_with(r#"{"id":"a","result":{"sources":[{"instance":"att""#), "{r}");
+    assert_eq!(crate::protocol::handle_line(&e, b"  "), "");
+    let bad = crate::protocol::handle_line(&e, br#"{"id":2,"tool":"read","arguments":{}}"#);
+    assert!(bad.starts_with(r#"{"id":2,"error":{"code":"invalid_argument""#), "{bad}");
+    let top = crate::protocol::handle_line(
+        &e,
+        r#"{"id":3,"tool":"grep","arguments":{"text":"회의비"}}"#.as_bytes(),
+    );
+    assert!(top.contains("«회의비»"), "{top}");
+    // Arguments belong under "arguments": a stray field is an error that keeps the id.
+    let stray = crate::protocol::handle_line(&e, br#"{"id":[4],"tool":"sources","instance":"x"}"#);
+    assert!(stray.starts_with(r#"{"id":[4],"error":"#), "{stray}");
+    let no_tool = crate::protocol::handle_line(&e, br#"{"id":5}"#);
+    assert!(no_tool.contains("needs a string"), "{no_tool}");
+    assert!(crate::protocol::handle_line(&e, b"[1]").starts_with(r#"{"id":null,"error":"#));
+    assert!(crate::protocol::handle_line(&e, b"\xff").contains("UTF-8"));
+}
