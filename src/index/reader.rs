@@ -18,6 +18,7 @@ use super::strings::Strings;
 use super::{IndexMeta, postings, text};
 use crate::corpus::{Chunk, Location, Source};
 use crate::error::{Error, Result};
+use crate::search::bm25;
 
 /// A sub-range of shared bytes (what the FST reader holds).
 #[derive(Clone)]
@@ -57,6 +58,7 @@ pub struct Index<D = Arc<[u8]>> {
     terms: Map<SubSlice<D>>,
     n_terms: u32,
     version: u32,
+    norms: Vec<f32>,
 }
 
 impl<D: AsRef<[u8]> + Clone> Index<D> {
@@ -106,7 +108,13 @@ impl<D: AsRef<[u8]> + Clone> Index<D> {
             return Err(Error::corrupt("meta", "non-finite scoring parameter"));
         }
         let version = format::version(bytes);
-        Ok(Index { data, sections, meta, terms, n_terms, version })
+        // One pass over the chunk lengths (2 bytes a chunk, size checked above).
+        let (p, avg) = (meta.bm25, meta.avg_len());
+        let norms = slice(sec(SectionId::DocLens)?)
+            .chunks_exact(2)
+            .map(|x| bm25::length_norm(p, u16::from_le_bytes([x[0], x[1]]) as f32, avg))
+            .collect();
+        Ok(Index { data, sections, meta, terms, n_terms, version, norms })
     }
 
     /// The file's format version.
@@ -207,6 +215,12 @@ impl<D: AsRef<[u8]> + Clone> Index<D> {
     /// are the caller's to check; [`Index::doc_len`] does).
     pub fn doc_lens_bytes(&self) -> &[u8] {
         self.section(SectionId::DocLens)
+    }
+
+    /// Per chunk, in chunk order: the BM25 length norm [`bm25::length_norm`] (computed at open;
+    /// one entry per chunk).
+    pub fn length_norms(&self) -> &[f32] {
+        &self.norms
     }
 
     /// All chunk lengths, in chunk order (one pass over the section).

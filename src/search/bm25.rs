@@ -42,9 +42,23 @@ pub fn idf(n_docs: u32, df: u32) -> f32 {
 /// Uses only +, ·, / on f32, so it gives the same bits natively and in wasm.
 #[inline(always)]
 pub fn term_score(p: Bm25Params, idf: f32, tf: u32, doc_len: f32, avg_len: f32) -> f32 {
-    let tf = tf as f32;
+    weight(p, idf, tf, length_norm(p, doc_len, avg_len))
+}
+
+/// The length part of the BM25 denominator, `k1 · (1 − b + b · dl / avgdl)`: fixed per chunk, so
+/// an open index computes it once per chunk ([`Index::length_norms`](crate::index::Index::length_norms)).
+#[inline(always)]
+pub fn length_norm(p: Bm25Params, doc_len: f32, avg_len: f32) -> f32 {
     let norm = if avg_len > 0.0 { doc_len / avg_len } else { 1.0 };
-    idf * tf * (p.k1 + 1.0) / (tf + p.k1 * (1.0 - p.b + p.b * norm))
+    p.k1 * (1.0 - p.b + p.b * norm)
+}
+
+/// [`term_score`] for a chunk whose [`length_norm`] is known: the same operations in the same
+/// order, so the same bits.
+#[inline(always)]
+pub fn weight(p: Bm25Params, idf: f32, tf: u32, length_norm: f32) -> f32 {
+    let tf = tf as f32;
+    idf * tf * (p.k1 + 1.0) / (tf + length_norm)
 }
 
 #[cfg(test)]

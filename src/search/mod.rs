@@ -72,26 +72,23 @@ pub fn query_terms<D: AsRef<[u8]> + Clone>(index: &Index<D>, query: &str) -> Vec
 
 /// Score `terms` (distinct) against every chunk; the best `k`, best first.
 pub fn top_k<D: AsRef<[u8]> + Clone>(index: &Index<D>, terms: &[String], k: usize) -> Result<Vec<Scored>> {
-    let meta = index.meta();
-    let (p, avg) = (meta.bm25, meta.avg_len());
-    let mut acc = vec![0f32; meta.chunks as usize];
+    let p = index.meta().bm25;
+    // Per chunk, computed at open: the hot loop reads one f32 per posting.
+    let norms = index.length_norms();
+    let mut acc = vec![0f32; norms.len()];
     let mut touched: Vec<u32> = Vec::new();
-    // Looked up once per query, not per posting (the hot loop).
-    let lens = index.doc_lens_bytes();
     for t in terms {
         let Some(info) = index.term(t)? else { continue };
         let mut missing = None;
         index.postings(&info, |doc, tf| {
-            let at = 2 * doc as usize;
-            let Some(&[lo, hi]) = lens.get(at..at + 2) else {
+            let (Some(slot), Some(&norm)) = (acc.get_mut(doc as usize), norms.get(doc as usize)) else {
                 missing.get_or_insert(doc);
                 return;
             };
-            let slot = &mut acc[doc as usize];
             if *slot == 0.0 {
                 touched.push(doc);
             }
-            *slot += bm25::term_score(p, info.idf, tf, u16::from_le_bytes([lo, hi]) as f32, avg);
+            *slot += bm25::weight(p, info.idf, tf, norm);
         })?;
         if let Some(doc) = missing {
             return Err(Error::corrupt("doc_lens", format!("chunk {doc} out of range")));
