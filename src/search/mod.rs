@@ -74,21 +74,23 @@ pub fn query_terms<D: AsRef<[u8]> + Clone>(index: &Index<D>, query: &str) -> Vec
 pub fn top_k<D: AsRef<[u8]> + Clone>(index: &Index<D>, terms: &[String], k: usize) -> Result<Vec<Scored>> {
     let p = index.meta().bm25;
     // Per chunk, computed at open: the hot loop reads one f32 per posting.
-    let norms = index.length_norms();
+    let (norms, once) = (index.length_norms(), index.tf1_parts());
     let mut acc = vec![0f32; norms.len()];
     let mut touched: Vec<u32> = Vec::new();
     for t in terms {
         let Some(info) = index.term(t)? else { continue };
         let mut missing = None;
         index.postings(&info, |doc, tf| {
-            let (Some(slot), Some(&norm)) = (acc.get_mut(doc as usize), norms.get(doc as usize)) else {
+            let d = doc as usize;
+            let (Some(slot), Some(&norm), Some(&one)) = (acc.get_mut(d), norms.get(d), once.get(d)) else {
                 missing.get_or_insert(doc);
                 return;
             };
             if *slot == 0.0 {
                 touched.push(doc);
             }
-            *slot += bm25::weight(p, info.idf, tf, norm);
+            // = bm25::weight(p, idf, tf, norm), bit for bit; tf = 1 from the per-chunk table.
+            *slot += info.idf * if tf == 1 { one } else { bm25::tf_part(p, tf, norm) };
         })?;
         if let Some(doc) = missing {
             return Err(Error::corrupt("doc_lens", format!("chunk {doc} out of range")));
