@@ -197,6 +197,12 @@ impl<D: AsRef<[u8]> + Clone> Index<D> {
         postings::decode(bytes, info.df as usize, self.meta.chunks, f)
     }
 
+    /// A term's postings a block at a time (see [`postings::decode_blocks`]).
+    pub fn postings_blocks(&self, info: &TermInfo, f: impl FnMut(&[u32], &[u32])) -> Result<()> {
+        let bytes = self.section(SectionId::Postings).get(info.start..info.end).unwrap_or(&[]);
+        postings::decode_blocks(bytes, info.df as usize, self.meta.chunks, u32::MAX, f)
+    }
+
     /// [`Index::postings`] up to chunk `upto` (see [`postings::decode_upto`]).
     pub fn postings_upto(&self, info: &TermInfo, upto: u32, f: impl FnMut(u32, u32)) -> Result<()> {
         let bytes = self.section(SectionId::Postings).get(info.start..info.end).unwrap_or(&[]);

@@ -80,17 +80,21 @@ pub fn top_k<D: AsRef<[u8]> + Clone>(index: &Index<D>, terms: &[String], k: usiz
     for t in terms {
         let Some(info) = index.term(t)? else { continue };
         let mut missing = None;
-        index.postings(&info, |doc, tf| {
-            let d = doc as usize;
-            let (Some(slot), Some(&norm), Some(&one)) = (acc.get_mut(d), norms.get(d), once.get(d)) else {
-                missing.get_or_insert(doc);
-                return;
-            };
-            if *slot == 0.0 {
-                touched.push(doc);
+        let idf = info.idf;
+        index.postings_blocks(&info, |docs, tfs| {
+            for (&doc, &tf) in docs.iter().zip(tfs) {
+                let d = doc as usize;
+                let (Some(slot), Some(&norm), Some(&one)) = (acc.get_mut(d), norms.get(d), once.get(d))
+                else {
+                    missing.get_or_insert(doc);
+                    continue;
+                };
+                if *slot == 0.0 {
+                    touched.push(doc);
+                }
+                // = bm25::weight(p, idf, tf, norm), bit for bit; tf = 1 from the per-chunk table.
+                *slot += idf * if tf == 1 { one } else { bm25::tf_part(p, tf, norm) };
             }
-            // = bm25::weight(p, idf, tf, norm), bit for bit; tf = 1 from the per-chunk table.
-            *slot += info.idf * if tf == 1 { one } else { bm25::tf_part(p, tf, norm) };
         })?;
         if let Some(doc) = missing {
             return Err(Error::corrupt("doc_lens", format!("chunk {doc} out of range")));
