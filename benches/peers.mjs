@@ -7,8 +7,8 @@
 //   R&D manuals — the 343 R&D FAQ questions; gold = a chunk of the answer's manual on a printed page
 //     of the answer's section that carries the question (as benches/ask.rs);
 //   LibreOffice — the 3,990 Korean index keywords; gold = a chunk of the keyword's help page.
-// groundgate runs twice: the shipped index (chunk text in LZ4 blocks) and the same index built with
-// `--text plain`. Per engine and document set: index bytes (raw, gzip -9; with the chunk text and citations a host
+// groundgate runs on the shipped index, and with GG_PREV=dir also the previous release (its wasm
+// module and its indexes, e.g. format v2) for an old-vs-new comparison in the same process. Per engine and document set: index bytes (raw, gzip -9; with the chunk text and citations a host
 // needs to show evidence), build time, open time (bytes → searchable), the first query after open,
 // per-query search time (median, p95; top 10), a budgeted "ask" (groundgate: the full pipeline; a
 // peer: its top 4 hits cut to 1,800 characters, the same budget), Hit@4 and MRR@10. Then the native
@@ -26,7 +26,7 @@ import { gzipSync } from 'node:zlib';
 import path from 'node:path';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const data = path.resolve(root, '../shared/data');
+const data = process.env.GG_DATA || path.resolve(root, '../shared/data');
 const require = createRequire(import.meta.url);
 const gg = require(process.env.GG_PKG || path.join(root, 'pkg/node/groundgate.js'));
 const MiniSearch = require('minisearch');
@@ -106,7 +106,7 @@ function bigrams(text) {
 
 const gz = (s) => gzipSync(typeof s === 'string' ? Buffer.from(s) : s, { level: 9 }).length;
 
-function groundgate(set, ggi, label) {
+function groundgate(set, ggi, label, lib = gg) {
   const bytes = readFileSync(ggi);
   let engine;
   return {
@@ -114,7 +114,7 @@ function groundgate(set, ggi, label) {
     build: () => bytes,
     bytes: () => bytes,
     open: () => {
-      engine = new gg.Engine();
+      engine = new lib.Engine();
       engine.setClock(0);
       engine.addInstance(set.name, bytes);
     },
@@ -321,18 +321,19 @@ function main() {
     set.docs = chunks(set.ggi);
     // PEERS=groundgate,MiniSearch … limits the run to engines whose names start with one of them.
     const only = (process.env.PEERS || '').split(',').filter(Boolean);
-    // The same index with its chunk text stored plain (`build --text plain`), for comparison.
-    const plain = path.join(out, `${set.name}-plain.ggi`);
-    execFileSync(cli, ['build', '--manifest', path.join(root, `indexes/${set.name}.toml`), '--out', plain, '--text', 'plain', '--quiet']);
+    // The previous release for comparison: GG_PREV = a folder with its pkg/node build (node/) and
+    // its indexes (rnd.ggi, lohelp.ggi), e.g. main before format v3.
+    const prevDir = process.env.GG_PREV;
+    const prev = prevDir ? [groundgate(set, path.join(prevDir, `${set.name}.ggi`), 'groundgate (previous: format v2, its wasm)', require(path.resolve(prevDir, 'node/groundgate.js')))] : [];
     const engines = [
       groundgate(set, set.ggi, 'groundgate (wasm)'),
-      groundgate(set, plain, 'groundgate (wasm, plain text)'),
+      ...prev,
       minisearch(null, 'MiniSearch (default)'),
       minisearch(bigrams, 'MiniSearch (Hangul bigrams)'),
       oramaEngine(words, 'Orama (word tokenizer)'),
       oramaEngine(bigrams, 'Orama (Hangul bigrams)'),
       lunrEngine(),
-    ].filter((e, i) => i < 2 || only.length === 0 || only.some((o) => e.name.startsWith(o)));
+    ].filter((e, i) => i < 1 + prev.length || only.length === 0 || only.some((o) => e.name.startsWith(o)));
     const text = set.docs.reduce((n, d) => n + Buffer.byteLength(d.text), 0);
     console.error(`${set.title}: ${set.docs.length} chunks, ${kb(text)} of text, ${set.questions.length} questions`);
     const rows = [];

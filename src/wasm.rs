@@ -3,7 +3,9 @@
 //! typed error's [`Error::code`](crate::Error::code). Objects cross the boundary as JSON text: options
 //! are `JSON.stringify`d and read by serde_json (the same checks as natively), results are serialized
 //! by serde_json and `JSON.parse`d — one serializer in the module, and `ask` gives exactly the object
-//! `askJson` spells.
+//! `askJson` spells. Search hits are the exception for speed: their small fields cross as JSON, each
+//! chunk text as a JS string of its own (no JSON escaping of long texts in wasm, no JSON scan of them
+//! in JS); the objects are the same, keys in the same order.
 
 use std::sync::Arc;
 
@@ -125,6 +127,27 @@ fn to_js<T: serde::Serialize>(value: &T) -> Result<JsValue, JsValue> {
     js_sys::JSON::parse(&to_json(value)?)
 }
 
+/// Hits as JS objects equal to `JSON.parse` of their JSON (same keys, same order: `text` last).
+fn hits_to_js(hits: &[search::Hit]) -> Result<JsValue, JsValue> {
+    #[derive(serde::Serialize)]
+    struct Head<'a> {
+        rank: u32,
+        score: f64,
+        chunk: u32,
+        #[serde(flatten)]
+        cite: &'a crate::corpus::Citation,
+    }
+    let heads: Vec<Head> =
+        hits.iter().map(|h| Head { rank: h.rank, score: h.score, chunk: h.chunk, cite: &h.cite }).collect();
+    let array = to_js(&heads)?;
+    let key = JsValue::from_str("text");
+    for (i, h) in hits.iter().enumerate() {
+        let hit = js_sys::Reflect::get_u32(&array, i as u32)?;
+        js_sys::Reflect::set(&hit, &key, &JsValue::from_str(&h.text))?;
+    }
+    Ok(array)
+}
+
 fn to_json<T: serde::Serialize>(value: &T) -> Result<String, JsValue> {
     serde_json::to_string(value).map_err(|e| js_error(Error::invalid("result", e.to_string())))
 }
@@ -205,7 +228,9 @@ impl WasmEngine {
         #[wasm_bindgen(unchecked_optional_param_type = "InstanceOptions")] options: JsValue,
     ) -> Result<(), JsValue> {
         let opts: InstanceOptions = from_js(options, "options")?;
-        self.engine.add_instance(name, shared_bytes(bytes), opts).map_err(js_error)
+        self.engine.add_instance(name, shared_bytes(bytes), opts).map_err(js_error)?;
+        self.warm_up(name);
+        Ok(())
     }
 
     /// Unload an instance.
@@ -249,7 +274,7 @@ impl WasmEngine {
     /// Search one instance (no gates).
     #[wasm_bindgen(unchecked_return_type = "Hit[]")]
     pub fn search(&self, instance: &str, query: &str, k: usize) -> Result<JsValue, JsValue> {
-        to_js(&self.engine.search(instance, query, k).map_err(js_error)?)
+        hits_to_js(&self.engine.search(instance, query, k).map_err(js_error)?)
     }
 
     /// Forget what a session has been shown.
@@ -264,7 +289,29 @@ impl WasmEngine {
     }
 }
 
+/// Whether this module has run its warm-up (once per module instance; wasm here is single-threaded).
+static WARMED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
 impl WasmEngine {
+    /// The first time an instance is added: one search and one ask on the start of its first
+    /// chunk, results dropped. JS engines compile wasm functions lazily, on their first call; this
+    /// moves that compilation (~10–20 ms in Node) from the host's first real query into loading.
+    /// Changes no state (no session) and cannot fail the caller.
+    fn warm_up(&mut self, name: &str) {
+        use std::sync::atomic::Ordering;
+        if WARMED.swap(true, Ordering::Relaxed) {
+            return;
+        }
+        let Ok(chunk) = self.engine.index(name).and_then(|i| i.chunk(0)) else { return };
+        let prompt: String = chunk.text.chars().take(80).collect::<String>() + "?";
+        if let Ok(hits) = self.engine.search(name, &prompt, 10) {
+            let _ = hits_to_js(&hits);
+        }
+        if let Ok(answer) = self.engine.ask(&prompt, &AskOptions::default()) {
+            let _ = to_js(&answer);
+        }
+    }
+
     /// Parse the JS options and ask (shared by `ask` and `askJson`).
     fn answer(&mut self, prompt: &str, options: JsValue) -> Result<crate::Answer, JsValue> {
         let opts: AskOptions = from_js(options, "options")?;
@@ -387,8 +434,7 @@ impl WasmIndex {
     /// The best `k` hits for `query`, with citations (the `search --jsonl` hit objects).
     #[wasm_bindgen(unchecked_return_type = "Hit[]")]
     pub fn search(&self, query: &str, k: usize) -> Result<JsValue, JsValue> {
-        let hits = search::search(&self.index, query, k).map_err(js_error)?;
-        to_js(&hits)
+        hits_to_js(&search::search(&self.index, query, k).map_err(js_error)?)
     }
 
     /// The same hits as a JSON string, byte-identical to the native CLI's `hits` array.

@@ -26,8 +26,9 @@ pub const MAGIC: [u8; 8] = [0x89, b'G', b'G', b'I', b'\r', b'\n', 0x1A, b'\n'];
 /// section bumps the version. Old versions are frozen as fixtures in `tests/fixtures/`.
 ///
 /// History: 1 — chunk text stored as plain UTF-8; 2 — chunk text in LZ4 blocks
-/// ([`text`](super::text)).
-pub const VERSION: u32 = 2;
+/// ([`text`](super::text)); 3 — chunk text in the Hangul two-byte code by default (gzip-friendly,
+/// cheap to decode; see [`text`](super::text)).
+pub const VERSION: u32 = 3;
 /// The oldest format version this build reads.
 pub const MIN_VERSION: u32 = 1;
 

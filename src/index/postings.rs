@@ -102,6 +102,22 @@ pub fn decode_upto(
     upto: u32,
     mut f: impl FnMut(u32, u32),
 ) -> Result<()> {
+    decode_blocks(bytes, df, n_chunks, upto, |docs, tfs| {
+        for (&d, &t) in docs.iter().zip(tfs) {
+            f(d, t);
+        }
+    })
+}
+
+/// [`decode_upto`] a block at a time: `f(chunks, tfs)` gets each block's chunk ids (increasing,
+/// all below `n_chunks`) and term frequencies (≥ 1), the same length. The hot loop of scoring.
+pub fn decode_blocks(
+    bytes: &[u8],
+    df: usize,
+    n_chunks: u32,
+    upto: u32,
+    mut f: impl FnMut(&[u32], &[u32]),
+) -> Result<()> {
     let err = |d: String| Error::corrupt("postings", d);
     let mut at = 0usize;
     let mut left = df;
@@ -124,14 +140,18 @@ pub fn decode_upto(
         at += dl + tl;
         unpack(dbytes, db, &mut gaps[..n]);
         unpack(tbytes, tb, &mut tf1[..n]);
-        for (&g, &t) in gaps[..n].iter().zip(&tf1[..n]) {
-            let doc = next + g as u64;
+        // Gaps → chunk ids in place (u64 sums: no overflow); the ids increase, so checking the
+        // last against the chunk count checks them all.
+        for (g, t) in gaps[..n].iter_mut().zip(tf1[..n].iter_mut()) {
+            let doc = next + *g as u64;
             if doc >= n_chunks as u64 {
                 return Err(err(format!("chunk id {doc} ≥ chunk count {n_chunks}")));
             }
-            f(doc as u32, t.saturating_add(1));
+            *g = doc as u32;
+            *t = t.saturating_add(1);
             next = doc + 1;
         }
+        f(&gaps[..n], &tf1[..n]);
         left -= n;
         if next > upto as u64 {
             return Ok(());

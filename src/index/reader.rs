@@ -18,6 +18,7 @@ use super::strings::Strings;
 use super::{IndexMeta, postings, text};
 use crate::corpus::{Chunk, Location, Source};
 use crate::error::{Error, Result};
+use crate::search::bm25;
 
 /// A sub-range of shared bytes (what the FST reader holds).
 #[derive(Clone)]
@@ -57,6 +58,8 @@ pub struct Index<D = Arc<[u8]>> {
     terms: Map<SubSlice<D>>,
     n_terms: u32,
     version: u32,
+    norms: Vec<f32>,
+    tf1: Vec<f32>,
 }
 
 impl<D: AsRef<[u8]> + Clone> Index<D> {
@@ -106,7 +109,14 @@ impl<D: AsRef<[u8]> + Clone> Index<D> {
             return Err(Error::corrupt("meta", "non-finite scoring parameter"));
         }
         let version = format::version(bytes);
-        Ok(Index { data, sections, meta, terms, n_terms, version })
+        // One pass over the chunk lengths (2 bytes a chunk, size checked above).
+        let (p, avg) = (meta.bm25, meta.avg_len());
+        let norms = slice(sec(SectionId::DocLens)?)
+            .chunks_exact(2)
+            .map(|x| bm25::length_norm(p, u16::from_le_bytes([x[0], x[1]]) as f32, avg))
+            .collect::<Vec<f32>>();
+        let tf1 = norms.iter().map(|&n| bm25::tf_part(p, 1, n)).collect();
+        Ok(Index { data, sections, meta, terms, n_terms, version, norms, tf1 })
     }
 
     /// The file's format version.
@@ -187,6 +197,12 @@ impl<D: AsRef<[u8]> + Clone> Index<D> {
         postings::decode(bytes, info.df as usize, self.meta.chunks, f)
     }
 
+    /// A term's postings a block at a time (see [`postings::decode_blocks`]).
+    pub fn postings_blocks(&self, info: &TermInfo, f: impl FnMut(&[u32], &[u32])) -> Result<()> {
+        let bytes = self.section(SectionId::Postings).get(info.start..info.end).unwrap_or(&[]);
+        postings::decode_blocks(bytes, info.df as usize, self.meta.chunks, u32::MAX, f)
+    }
+
     /// [`Index::postings`] up to chunk `upto` (see [`postings::decode_upto`]).
     pub fn postings_upto(&self, info: &TermInfo, upto: u32, f: impl FnMut(u32, u32)) -> Result<()> {
         let bytes = self.section(SectionId::Postings).get(info.start..info.end).unwrap_or(&[]);
@@ -207,6 +223,17 @@ impl<D: AsRef<[u8]> + Clone> Index<D> {
     /// are the caller's to check; [`Index::doc_len`] does).
     pub fn doc_lens_bytes(&self) -> &[u8] {
         self.section(SectionId::DocLens)
+    }
+
+    /// Per chunk, in chunk order: the BM25 length norm [`bm25::length_norm`] (computed at open;
+    /// one entry per chunk).
+    pub fn length_norms(&self) -> &[f32] {
+        &self.norms
+    }
+
+    /// Per chunk, in chunk order: [`bm25::tf_part`] for a term that occurs once (most postings).
+    pub fn tf1_parts(&self) -> &[f32] {
+        &self.tf1
     }
 
     /// All chunk lengths, in chunk order (one pass over the section).

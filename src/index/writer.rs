@@ -171,12 +171,13 @@ impl IndexBuilder {
         let mut starts = Vec::with_capacity(self.chunks.len());
         for c in &self.chunks {
             starts.push(text.len() as u32);
+            let stored = super::text::store(&c.text, self.codec);
             let loc = &c.location;
             records::push(
                 &mut chunk_recs,
                 &[
                     text.len() as u32,
-                    c.text.len() as u32,
+                    stored.len() as u32,
                     c.source,
                     loc.page.unwrap_or(NO_PAGE),
                     strings.intern_opt(loc.article.as_deref()),
@@ -186,7 +187,7 @@ impl IndexBuilder {
                     c.end,
                 ],
             );
-            text.extend_from_slice(c.text.as_bytes());
+            text.extend_from_slice(&stored);
         }
         let mut source_recs = Vec::with_capacity(self.sources.len() * records::SOURCE_LEN);
         for s in &self.sources {

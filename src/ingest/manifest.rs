@@ -7,7 +7,7 @@
 //! anchors = ["헌법", "기본권"]            # anchor words for the anchor gate
 //! derive_anchors = 300                  # plus up to 300 derived from headings and titles
 //! sufficiency = 8.0                     # legacy (round 1 BM25 threshold), stored but unused by the gate
-//! text = "lz4"                          # chunk text storage: "lz4" (default) or "plain"
+//! text = "hangul"                       # chunk text storage: "hangul" (default), "lz4" or "plain"
 //! [bm25]                                # optional; defaults k1 = 1.2, b = 0.75
 //! k1 = 1.2
 //! b = 0.75
@@ -60,7 +60,8 @@ pub struct Manifest {
     /// Legacy (round 1): a BM25 score threshold, still stored in the index meta but not used by the
     /// gate, whose judges are fitted with `groundgate calibrate`.
     pub sufficiency: Option<f32>,
-    /// Chunk text storage: `"lz4"` (default) or `"plain"` (see [`crate::index::TextCodec`]).
+    /// Chunk text storage: `"hangul"` (default), `"lz4"` or `"plain"` (see
+    /// [`crate::index::TextCodec`]).
     #[serde(default)]
     pub text: crate::index::TextCodec,
     /// BM25 parameters.

@@ -37,14 +37,36 @@ pub fn idf(n_docs: u32, df: u32) -> f32 {
 }
 
 /// Okapi BM25 term weight (Lucene's form, without the (k1 + 1) constant dropped):
-/// `idf · tf · (k1 + 1) / (tf + k1 · (1 − b + b · dl / avgdl))`.
+/// `idf · (tf · (k1 + 1) / (tf + k1 · (1 − b + b · dl / avgdl)))`.
 ///
-/// Uses only +, ·, / on f32, so it gives the same bits natively and in wasm.
+/// Uses only +, ·, / on f32, so it gives the same bits natively and in wasm. The idf multiplies
+/// last, so the tf part of a chunk where the term occurs once, `(k1 + 1) / (1 + norm)`, can be
+/// computed once per chunk ([`Index::tf1_parts`](crate::index::Index::tf1_parts)) with the same bits.
 #[inline(always)]
 pub fn term_score(p: Bm25Params, idf: f32, tf: u32, doc_len: f32, avg_len: f32) -> f32 {
-    let tf = tf as f32;
+    weight(p, idf, tf, length_norm(p, doc_len, avg_len))
+}
+
+/// The length part of the BM25 denominator, `k1 · (1 − b + b · dl / avgdl)`: fixed per chunk, so
+/// an open index computes it once per chunk ([`Index::length_norms`](crate::index::Index::length_norms)).
+#[inline(always)]
+pub fn length_norm(p: Bm25Params, doc_len: f32, avg_len: f32) -> f32 {
     let norm = if avg_len > 0.0 { doc_len / avg_len } else { 1.0 };
-    idf * tf * (p.k1 + 1.0) / (tf + p.k1 * (1.0 - p.b + p.b * norm))
+    p.k1 * (1.0 - p.b + p.b * norm)
+}
+
+/// [`term_score`] for a chunk whose [`length_norm`] is known: the same operations in the same
+/// order, so the same bits.
+#[inline(always)]
+pub fn weight(p: Bm25Params, idf: f32, tf: u32, length_norm: f32) -> f32 {
+    idf * tf_part(p, tf, length_norm)
+}
+
+/// The tf part of [`weight`]: `tf · (k1 + 1) / (tf + length_norm)`.
+#[inline(always)]
+pub fn tf_part(p: Bm25Params, tf: u32, length_norm: f32) -> f32 {
+    let tf = tf as f32;
+    tf * (p.k1 + 1.0) / (tf + length_norm)
 }
 
 #[cfg(test)]
@@ -58,7 +80,7 @@ mod tests {
         assert!((i - 4.4f32.ln()).abs() < 1e-6);
         let p = Bm25Params::default();
         let s = term_score(p, i, 3, 20.0, 10.0);
-        let want = i * 3.0 * 2.2 / (3.0 + 1.2 * (0.25 + 0.75 * 2.0));
+        let want = i * (3.0 * 2.2 / (3.0 + 1.2 * (0.25 + 0.75 * 2.0)));
         assert!((s - want).abs() < 1e-6);
     }
 

@@ -72,26 +72,29 @@ pub fn query_terms<D: AsRef<[u8]> + Clone>(index: &Index<D>, query: &str) -> Vec
 
 /// Score `terms` (distinct) against every chunk; the best `k`, best first.
 pub fn top_k<D: AsRef<[u8]> + Clone>(index: &Index<D>, terms: &[String], k: usize) -> Result<Vec<Scored>> {
-    let meta = index.meta();
-    let (p, avg) = (meta.bm25, meta.avg_len());
-    let mut acc = vec![0f32; meta.chunks as usize];
+    let p = index.meta().bm25;
+    // Per chunk, computed at open: the hot loop reads one f32 per posting.
+    let (norms, once) = (index.length_norms(), index.tf1_parts());
+    let mut acc = vec![0f32; norms.len()];
     let mut touched: Vec<u32> = Vec::new();
-    // Looked up once per query, not per posting (the hot loop).
-    let lens = index.doc_lens_bytes();
     for t in terms {
         let Some(info) = index.term(t)? else { continue };
         let mut missing = None;
-        index.postings(&info, |doc, tf| {
-            let at = 2 * doc as usize;
-            let Some(&[lo, hi]) = lens.get(at..at + 2) else {
-                missing.get_or_insert(doc);
-                return;
-            };
-            let slot = &mut acc[doc as usize];
-            if *slot == 0.0 {
-                touched.push(doc);
+        let idf = info.idf;
+        index.postings_blocks(&info, |docs, tfs| {
+            for (&doc, &tf) in docs.iter().zip(tfs) {
+                let d = doc as usize;
+                let (Some(slot), Some(&norm), Some(&one)) = (acc.get_mut(d), norms.get(d), once.get(d))
+                else {
+                    missing.get_or_insert(doc);
+                    continue;
+                };
+                if *slot == 0.0 {
+                    touched.push(doc);
+                }
+                // = bm25::weight(p, idf, tf, norm), bit for bit; tf = 1 from the per-chunk table.
+                *slot += idf * if tf == 1 { one } else { bm25::tf_part(p, tf, norm) };
             }
-            *slot += bm25::term_score(p, info.idf, tf, u16::from_le_bytes([lo, hi]) as f32, avg);
         })?;
         if let Some(doc) = missing {
             return Err(Error::corrupt("doc_lens", format!("chunk {doc} out of range")));

@@ -129,19 +129,26 @@ fn bad_manifests_are_input_errors() {
 }
 
 #[test]
-fn plain_and_lz4_text_give_the_same_chunks_and_hits() {
-    let mut m = Manifest::load(&data_dir().join("excerpts.toml")).expect("manifest");
-    m.text = TextCodec::Plain;
-    let plain = m.build(&data_dir(), |_, _| {}).expect("build").0;
-    let lz4 = excerpt_index();
+fn every_text_codec_gives_the_same_chunks_and_hits() {
+    let build = |codec| {
+        let mut m = Manifest::load(&data_dir().join("excerpts.toml")).expect("manifest");
+        m.text = codec;
+        m.build(&data_dir(), |_, _| {}).expect("build").0
+    };
+    let (plain, lz4) = (build(TextCodec::Plain), build(TextCodec::Lz4));
+    let hangul = excerpt_index();
     assert!(lz4.len() < plain.len(), "lz4 {} vs plain {}", lz4.len(), plain.len());
-    let (a, b) = (Index::open(&plain[..]).expect("plain"), Index::open(lz4).expect("lz4"));
-    a.verify().expect("plain verifies");
-    assert_eq!(a.chunk_count(), b.chunk_count());
-    for id in 0..a.chunk_count() {
-        assert_eq!(a.chunk(id).expect("plain chunk"), b.chunk(id).expect("lz4 chunk"));
-    }
-    for q in ["대한민국의 주권", "기술료 징수", "셀 병합"] {
-        assert_eq!(search::search(&a, q, 5).expect("a"), search::search(&b, q, 5).expect("b"));
+    assert!(hangul.len() < plain.len(), "hangul {} vs plain {}", hangul.len(), plain.len());
+    let a = Index::open(&plain[..]).expect("plain");
+    for other in [&lz4[..], hangul] {
+        let b = Index::open(other).expect("open");
+        b.verify().expect("verifies");
+        assert_eq!(a.chunk_count(), b.chunk_count());
+        for id in 0..a.chunk_count() {
+            assert_eq!(a.chunk(id).expect("plain chunk"), b.chunk(id).expect("chunk"));
+        }
+        for q in ["대한민국의 주권", "기술료 징수", "셀 병합"] {
+            assert_eq!(search::search(&a, q, 5).expect("a"), search::search(&b, q, 5).expect("b"));
+        }
     }
 }

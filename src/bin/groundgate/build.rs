@@ -16,7 +16,8 @@ pub fn run(
     let mut m = Manifest::load(manifest)?;
     match text {
         Some("plain") => m.text = groundgate::index::TextCodec::Plain,
-        Some(_) => m.text = groundgate::index::TextCodec::Lz4,
+        Some("lz4") => m.text = groundgate::index::TextCodec::Lz4,
+        Some(_) => m.text = groundgate::index::TextCodec::Hangul,
         None => {}
     }
     let base = manifest.parent().unwrap_or(Path::new("."));
