@@ -89,6 +89,17 @@ fn build_and_info() {
 fn ask_jsonl_contract_stats_and_calibrate() {
     let idx = excerpt_index_file("ask.ggi");
     let idx = idx.to_str().expect("path");
+    // An empty prompt on the command line is an error with a message, not silence.
+    let out = groundgate(&["ask", "--index", idx, "--", ""], "");
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("invalid prompt: empty"));
+    // Human output names routes and outcomes as the JSON does.
+    let out = groundgate(
+        &["ask", "--index", idx, "--now", "0", "--", "대한민국의 주권은 누구에게 있나요? #excerpts"],
+        "",
+    );
+    let text = String::from_utf8(out.stdout).expect("utf8");
+    assert!(text.contains("route:   push (question)") && text.contains("injected"), "{text}");
     let input = concat!(
         "{\"id\": 1, \"prompt\": \"대한민국의 주권은 누구에게 있나요? #excerpts\"}\n",
         "{\"id\": 2, \"prompt\": \"오늘 점심 뭐 먹을까\"}\n",

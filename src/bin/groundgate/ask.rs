@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use groundgate::deliver::Format;
 use groundgate::engine::FixedClock;
-use groundgate::{Answer, AskOptions, Config, Engine, InstanceOptions};
+use groundgate::{Answer, AskOptions, Config, Engine, Error, InstanceOptions};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -90,7 +90,12 @@ pub fn run(a: Args) -> Result<(), Box<dyn std::error::Error>> {
     let prompts: Vec<String> = if a.prompt.is_empty() {
         std::io::stdin().lock().lines().collect::<Result<_, _>>()?
     } else {
-        vec![a.prompt.join(" ")]
+        // A prompt given as arguments is asked as it is: an empty one is an error, not silence.
+        let p = a.prompt.join(" ");
+        if p.trim().is_empty() {
+            return Err(Error::invalid("prompt", "empty; pass the prompt after --").into());
+        }
+        vec![p]
     };
     let opts = AskOptions { session: a.session.clone(), format: a.format, now_ms: None };
     for p in prompts.iter().filter(|p| !p.trim().is_empty()) {
