@@ -163,6 +163,7 @@ pkg() {
   local stamp=pkg/.built
   if [ -f "$stamp" ] && [ -z "$(find src Cargo.toml Cargo.lock build.sh -newer "$stamp" -print -quit)" ]; then
     echo "pkg: up to date (groundgate_bg.wasm $(stat -c %s pkg/web/groundgate_bg.wasm) bytes, $(gzip -9c pkg/web/groundgate_bg.wasm | wc -c) gzipped)"
+    npm_pkg
     return 0
   fi
   say "wasm-pack build → pkg/node, pkg/web"
@@ -192,6 +193,28 @@ pkg() {
     echo "pkg: $f $(stat -c %s "$f") bytes, $(gzip -9c "$f" | wc -c) gzipped"
   done
   touch "$stamp"
+  npm_pkg
+}
+
+# The npm package `groundgate` around the wasm builds (sources: www/npm/): package.json with the
+# version of Cargo.toml, the `groundgate` bin and its lib/, README, LICENSE. The .d.ts files name the
+# `esnext.disposable` lib they use (Symbol.dispose), so TypeScript users need no @types/node for them.
+npm_pkg() {
+  local version; version="$(awk -F'"' '/^version = /{print $2; exit}' Cargo.toml)"
+  rm -rf pkg/bin pkg/lib
+  cp -r www/npm/bin www/npm/lib pkg/
+  cp www/npm/README.md www/npm/LICENSE pkg/
+  VERSION="$version" node -e '
+    const fs = require("fs");
+    const p = JSON.parse(fs.readFileSync("www/npm/package.json", "utf8"));
+    p.version = process.env.VERSION;
+    fs.writeFileSync("pkg/package.json", JSON.stringify(p, null, 2) + "\n");
+    for (const f of ["pkg/node/groundgate.d.ts", "pkg/web/groundgate.d.ts"]) {
+      const t = fs.readFileSync(f, "utf8");
+      const ref = "/// <reference lib=\"esnext.disposable\" />\n";
+      if (!t.startsWith(ref)) fs.writeFileSync(f, ref + t);
+    }'
+  echo "pkg: npm package groundgate@$version assembled in pkg/ (npm pack pkg/ makes the tarball)"
 }
 
 # ---------------------------------------------------------------- commands
