@@ -161,7 +161,7 @@ indexes() {
 
 pkg() {
   local stamp=pkg/.built
-  if [ -f "$stamp" ] && [ -z "$(find src Cargo.toml Cargo.lock build.sh -newer "$stamp" -print -quit)" ]; then
+  if [ -f "$stamp" ] && [ -z "$(find src vendor Cargo.toml Cargo.lock build.sh -newer "$stamp" -print -quit)" ]; then
     echo "pkg: up to date (groundgate_bg.wasm $(stat -c %s pkg/web/groundgate_bg.wasm) bytes, $(gzip -9c pkg/web/groundgate_bg.wasm | wc -c) gzipped)"
     npm_pkg
     return 0
@@ -188,8 +188,16 @@ pkg() {
   node_modules/.bin/wasm-opt -Oz --strip-debug --strip-producers --enable-bulk-memory \
     --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals \
     target/wasm/wasm32-unknown-unknown/release/groundgate.wasm -o pkg/abi/groundgate.wasm
+  say "indexer (feature indexer, its own module) → pkg/indexer, for the npm bin's \`groundgate build\`"
+  PATH="$WASM_PATH" CARGO_TARGET_DIR="$ROOT/target/wasm" CARGO_PROFILE_RELEASE_OPT_LEVEL=z wasm-pack --quiet build --release \
+    --target nodejs --out-dir pkg/indexer --out-name groundgate_indexer --mode no-install --no-pack \
+    -- --no-default-features --features indexer >/dev/null
+  node_modules/.bin/wasm-opt -Oz --strip-debug --strip-producers --enable-bulk-memory \
+    --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals \
+    pkg/indexer/groundgate_indexer_bg.wasm -o pkg/indexer/groundgate_indexer_bg.wasm
+  rm -f pkg/indexer/.gitignore
   local f
-  for f in pkg/web/groundgate_bg.wasm pkg/abi/groundgate.wasm; do
+  for f in pkg/web/groundgate_bg.wasm pkg/abi/groundgate.wasm pkg/indexer/groundgate_indexer_bg.wasm; do
     echo "pkg: $f $(stat -c %s "$f") bytes, $(gzip -9c "$f" | wc -c) gzipped"
   done
   touch "$stamp"
@@ -209,7 +217,7 @@ npm_pkg() {
     const p = JSON.parse(fs.readFileSync("www/npm/package.json", "utf8"));
     p.version = process.env.VERSION;
     fs.writeFileSync("pkg/package.json", JSON.stringify(p, null, 2) + "\n");
-    for (const f of ["pkg/node/groundgate.d.ts", "pkg/web/groundgate.d.ts"]) {
+    for (const f of ["pkg/node/groundgate.d.ts", "pkg/web/groundgate.d.ts", "pkg/indexer/groundgate_indexer.d.ts"]) {
       const t = fs.readFileSync(f, "utf8");
       const ref = "/// <reference lib=\"esnext.disposable\" />\n";
       if (!t.startsWith(ref)) fs.writeFileSync(f, ref + t);
@@ -243,7 +251,7 @@ cmd_test() {
   say "cargo clippy -D warnings"
   cargo clippy -q --all-targets --features abi,tools -- -D warnings
   local f
-  for f in wasm wasm,tools abi,tools; do
+  for f in wasm wasm,tools abi,tools indexer; do
     PATH="$WASM_PATH" CARGO_TARGET_DIR="$ROOT/target/wasm" cargo clippy -q --lib --target wasm32-unknown-unknown \
       --no-default-features --features "$f" -- -D warnings
   done

@@ -23,7 +23,7 @@ function readConfig(file) {
   const text = load.readFile(file).toString('utf8');
   const indexer = require('./indexer');
   try {
-    return JSON.parse(indexer.module().configJson(text));
+    return JSON.parse(indexer.module().tomlToJson(text));
   } catch (e) {
     throw load.withFile(file, e);
   }

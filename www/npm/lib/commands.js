@@ -8,4 +8,6 @@ module.exports = {
   ask: () => require('./ask'),
   search: () => require('./search'),
   rules: () => require('./rules'),
+  mcp: () => require('./mcp'),
+  build: () => require('./build'),
 };
