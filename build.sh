@@ -267,6 +267,11 @@ cmd_test() {
     --types node tests/types/usage.ts
   say "node --test (wasm package)"
   node --test tests/node/
+  say "npm package: npm pack → install in a scratch project → require, import, types, bin, browser bundle"
+  apt_install chromium fonts-nanum || die "the npm package test needs Debian's chromium (apt)"
+  node --test tests/npm/
+  say "MCP server: the SDK's client over stdio, the inspector CLI"
+  node --test tests/mcp/
   say "wasmtime host (pkg/abi/groundgate.wasm: no imports, parity with the CLI, bad input)"
   # Its own crate and target dir: wasmtime takes minutes to build once, then is cached.
   (cd tests/wasmtime && CARGO_TARGET_DIR="$ROOT/target/wasmtime" GG_INDEXES="$ROOT/indexes" cargo test -q --locked)

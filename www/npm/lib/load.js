@@ -34,8 +34,11 @@ function withFile(file, e) {
   return err;
 }
 
-/** An Engine with every index loaded; `now` fixes the clock (ms since the epoch). */
-function engine(files, { config, now } = {}) {
+/**
+ * An Engine with every index loaded; `now` fixes the clock (ms since the epoch); `verify` checks
+ * every section's checksum first (a long-running server should fail at start, not mid-call).
+ */
+function engine(files, { config, now, verify = false } = {}) {
   const gg = wasm();
   const eng = new gg.Engine(config);
   if (now !== undefined) eng.setClock(now);
@@ -44,6 +47,7 @@ function engine(files, { config, now } = {}) {
     let name;
     try {
       const index = new gg.Index(bytes);
+      if (verify) index.verify();
       name = index.info().name;
       index.free();
       eng.addInstance(name, bytes);

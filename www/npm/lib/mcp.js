@@ -92,7 +92,7 @@ function createServer(engine, { name = 'groundgate', version = require('../packa
 async function run(argv) {
   const { values: a } = parse(argv, spec, 'mcp');
   if (a.help) return process.stdout.write(usage('mcp', summary, spec));
-  const engine = load.engine(a.index);
+  const engine = load.engine(a.index, { verify: true });
   const { StdioServerTransport } = require('@modelcontextprotocol/sdk/server/stdio.js');
   const server = createServer(engine);
   const transport = new StdioServerTransport();
