@@ -111,6 +111,38 @@ test('bin: ask --jsonl and search --jsonl are byte-identical to the native CLI',
   assert.equal(sj.stdout, run(cli, sargs, { input: queries }).stdout);
 });
 
+test('bin: the tool subcommands (search, grep, sources, read, links, tool, tools) match the native CLI byte for byte', () => {
+  const lines = ['{"id":1,"query":"주권"}', '', '  \r', '{"id":2,"query":"\\u0000"}', 'not json', '[1]', '{"id":"x"}\r',
+    '{"id":{"z":1,"a":2},"query":"Ctrl F","k":2}', '{"id":5,"tool":"read","arguments":{"instance":"excerpts","source":"constitution","article":"1"}}',
+    '{"id":6,"tool":"grep","arguments":{"text":"주권"},"k":1}', '{"id":7,"tool":"sources"}', '{"id":8,"tool":3}', '{"id":9}'];
+  const input = Buffer.concat([Buffer.from(lines.join('\n') + '\n'), Buffer.from([0x7b, 0xff, 0x7d, 0x0a]), Buffer.from(`{"q":"${'a'.repeat(1 << 20)}"}\n{"id":10,"query":"헌법"}`)]);
+  const runs = [
+    ['search', '--index', fixture, '--jsonl'],
+    ['search', '--index', fixture, '--jsonl', '--tool', '--k', '2'],
+    ['tool', '--index', fixture],
+    ['grep', '--index', fixture, '--jsonl', '--limit', '2'],
+    ['read', '--index', fixture, '--jsonl', '--instance', 'excerpts'],
+    ['search', '--index', fixture, '대한민국', '주권'],
+    ['search', '--index', fixture, '--detailed', '--k', '3', '대한민국', '주권'],
+    ['grep', '--index', fixture, '주권은', '국민'],
+    ['sources', '--index', fixture],
+    ['read', '--index', fixture, '--instance', 'excerpts', '--source', 'constitution', '--article', '1', '--around', '1'],
+    ['read', '--index', fixture, '--instance', 'excerpts', '--source', 'constitution', '--article', '999'],
+    ['links', '--index', fixture, '--instance', 'excerpts', '--source', 'notice-2026-01'],
+    ['tools'],
+    ['ask', '--index', fixture, '--now', '0', '--', '대한민국의 주권은 누구에게 있나요?'],
+  ];
+  for (const args of runs) {
+    const js = run(bin, args, { input, encoding: 'buffer' });
+    const native = run(cli, args, { input, encoding: 'buffer' });
+    assert.equal(js.status, native.status, `${args.join(' ')}: ${js.stderr}`);
+    // The one known difference: the JSON parser's own words after "is not JSON: " (V8's, serde_json's).
+    const same = (b) => b.toString().replace(/(is not JSON: ).*?("\}\}\n)/g, '$1…$2');
+    assert.equal(same(js.stdout), same(native.stdout), args.join(' '));
+    assert.equal(js.stderr.toString(), native.stderr.toString(), args.join(' '));
+  }
+});
+
 test('bin: build indexes HTML and Markdown with Node alone, the same bytes as the native CLI', () => {
   const docs = path.join(scratch, 'docs');
   mkdirSync(path.join(docs, 'guide'), { recursive: true });
@@ -157,7 +189,7 @@ test('bin: bad input is a message and an exit code, never a stack trace', () => 
   }
   const help = run(bin, ['--help']);
   assert.equal(help.status, 0);
-  for (const c of ['ask', 'search', 'build', 'mcp', 'rules']) assert.match(help.stdout, new RegExp(`^  ${c} `, 'm'));
+  for (const c of ['ask', 'search', 'grep', 'sources', 'read', 'links', 'tool', 'tools', 'build', 'mcp', 'rules']) assert.match(help.stdout, new RegExp(`^  ${c} `, 'm'));
 });
 
 test('bin: mcp serves the installed package to an MCP client', async () => {

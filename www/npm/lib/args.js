@@ -2,8 +2,9 @@
 // Command-line flags, parsed the way the native CLI (clap) reads them: `--name value`,
 // `--name=value`, boolean `--flag`, options that take several values (`--index a.ggi b.ggi`: every
 // following word up to the next `--flag` or `--`), positional words, and `--` ending the flags.
-// A spec maps each flag to {type: 'string'|'boolean', multiple?, choices?, default?, required?,
-// requires?}. Every mistake is a UsageError (exit code 2), never a stack trace.
+// A spec maps each flag to {type: 'string'|'boolean', multiple?, repeat?, choices?, default?,
+// required?, requires?}: `multiple` takes every following word (clap's `num_args = 1..`), `multiple`
+// with `repeat` one value per occurrence (`--index a --index b`). Every mistake is a UsageError (exit code 2), never a stack trace.
 
 class UsageError extends Error {
   constructor(message) {
@@ -28,7 +29,7 @@ function parse(argv, spec, command) {
     else {
       while (i < argv.length && argv[i] !== '--' && !(argv[i].startsWith('--') && argv[i].length > 2)) {
         got.push(argv[i++]);
-        if (!opt.multiple) break;
+        if (!opt.multiple || opt.repeat) break;
       }
     }
     if (got.length === 0) throw new UsageError(`--${name} needs a value`);
@@ -83,7 +84,7 @@ function integer(name, text) {
 function usage(command, summary, spec, positional) {
   const lines = [summary, '', `usage: groundgate ${command} [options]${positional ? ` ${positional}` : ''}`, ''];
   for (const [name, opt] of Object.entries(spec)) {
-    const value = opt.type === 'boolean' ? '' : opt.multiple ? ' <FILE>...' : ` <${opt.choices ? opt.choices.join('|') : 'VALUE'}>`;
+    const value = opt.type === 'boolean' ? '' : opt.multiple ? (opt.repeat ? ' <FILE> (repeat)' : ' <FILE>...') : ` <${opt.choices ? opt.choices.join('|') : 'VALUE'}>`;
     const def = opt.default !== undefined ? ` [default: ${opt.default}]` : opt.required ? ' (required)' : '';
     lines.push(`  --${name}${value}`.padEnd(34) + `${opt.help ?? ''}${def}`);
   }

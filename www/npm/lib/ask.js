@@ -39,26 +39,14 @@ async function run(argv) {
   if (a.jsonl) {
     if (positional.length) throw new UsageError('with --jsonl the prompts come from stdin, one JSON object a line');
     const clock = new jsonl.Timings();
-    await load.eachStdinLine((line, n) => {
-      if (line.trim() === '') return;
-      const { value, error } = jsonl.parseLine(line, n);
-      let out;
-      if (error) out = jsonl.errorLine(null, error);
-      else {
-        const id = jsonl.field(value, 'id') ?? null;
-        const s = jsonl.field(value, 'session');
-        const session = typeof s === 'string' ? s : a.session;
-        const prompt = jsonl.field(value, 'prompt');
-        if (typeof prompt !== 'string') out = jsonl.errorLine(id, jsonl.invalid('prompt', 'each line needs a string "prompt"'));
-        else {
-          try {
-            out = jsonl.okLine(id, clock.time(() => engine.askJson(prompt, { session, format })));
-          } catch (e) {
-            out = jsonl.errorLine(id, e);
-          }
-        }
+    await jsonl.serve((id, body) => {
+      const session = typeof body.session === 'string' ? body.session : a.session;
+      if (typeof body.prompt !== 'string') return jsonl.errorLine(id, jsonl.invalid('prompt', 'each line needs a string "prompt"'));
+      try {
+        return jsonl.okLine(id, clock.time(() => engine.askJson(body.prompt, { session, format })));
+      } catch (e) {
+        return jsonl.errorLine(id, e);
       }
-      process.stdout.write(out + '\n');
     });
     if (a.timings) process.stderr.write(clock.summary() + '\n');
     return;

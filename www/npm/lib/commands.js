@@ -6,8 +6,14 @@
 
 module.exports = {
   ask: () => require('./ask'),
-  search: () => require('./search'),
+  search: () => require('./tools').command('search'),
+  grep: () => require('./tools').command('grep'),
+  sources: () => require('./tools').command('sources'),
+  read: () => require('./tools').command('read'),
+  links: () => require('./tools').command('links'),
+  tool: () => require('./tools').command('tool'),
+  tools: () => require('./tools').definitions,
   rules: () => require('./rules'),
-  mcp: () => require('./mcp'),
   build: () => require('./build'),
+  mcp: () => require('./mcp'),
 };
