@@ -65,6 +65,33 @@ test('require() gives the Node build', () => {
   assert.equal(r.stdout, 'invalid_argument\n제1조 string groundgate\n');
 });
 
+test('the other entry points resolve: groundgate/mcp, groundgate/indexer, the .wasm files', () => {
+  const script = `
+    const { createServer } = require('groundgate/mcp');
+    const { buildIndex } = require('groundgate/indexer');
+    const fs = require('fs');
+    for (const f of ['groundgate/web/groundgate_bg.wasm', 'groundgate/node/groundgate_bg.wasm', 'groundgate/abi/groundgate.wasm']) {
+      if (!WebAssembly.validate(fs.readFileSync(require.resolve(f)))) throw new Error(f);
+    }
+    console.log(typeof createServer, typeof buildIndex);`;
+  const r = run(process.execPath, ['-e', script]);
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.stdout, 'function function\n');
+});
+
+test('an esbuild bundle for Node runs with the wasm copied beside it (the README\'s recipe)', async () => {
+  writeFileSync(path.join(scratch, 'tool.js'), `
+    const { Index } = require('groundgate');
+    const hits = new Index(require('fs').readFileSync(${JSON.stringify(fixture)})).search('대한민국의 주권', 1);
+    console.log(hits[0].article);`);
+  const esbuild = (await import('esbuild')).default;
+  await esbuild.build({ absWorkingDir: scratch, entryPoints: ['tool.js'], bundle: true, platform: 'node', format: 'cjs', outfile: 'dist-node/tool.js', logLevel: 'error' });
+  copyFileSync(path.join(scratch, 'node_modules/groundgate/node/groundgate_bg.wasm'), path.join(scratch, 'dist-node/groundgate_bg.wasm'));
+  const r = run(process.execPath, ['dist-node/tool.js']);
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.stdout, '제1조\n');
+});
+
 test('import gives the same API (ESM)', () => {
   writeFileSync(path.join(scratch, 'esm.mjs'), `
     import { Engine, Index } from 'groundgate';
@@ -131,7 +158,9 @@ test('bin: the tool subcommands (search, grep, sources, read, links, tool, tools
     ['links', '--index', fixture, '--instance', 'excerpts', '--source', 'notice-2026-01'],
     ['tools'],
     ['ask', '--index', fixture, '--now', '0', '--', '대한민국의 주권은 누구에게 있나요?'],
+    ['ask', '--index', fixture, '--now', '0', '--config', 'engine.toml', '--format', 'detailed', '--jsonl'],
   ];
+  writeFileSync(path.join(scratch, 'engine.toml'), 'top_k = 2\ntotal_budget = 600\n');
   for (const args of runs) {
     const js = run(bin, args, { input, encoding: 'buffer' });
     const native = run(cli, args, { input, encoding: 'buffer' });
