@@ -54,20 +54,20 @@ async function run(argv) {
   const prompts = positional.length ? [positional.join(' ')] : await load.readStdin();
   for (const p of prompts.filter((p) => p.trim() !== '')) {
     const answer = engine.ask(p, { session: a.session, format });
-    const lines = [`prompt:  ${p}`, `route:   ${answer.route[0].toUpperCase()}${answer.route.slice(1)}   reasons: ${answer.reasons.join(', ')}`];
+    const lines = [`prompt:  ${p}`, `route:   ${answer.route} (${answer.kind})   reasons: ${answer.reasons.join(', ')}`];
     for (const l of answer.log.instances) lines.push(`  ${l.instance.padEnd(14)} ${instanceSummary(l)}`);
     if (answer.context) lines.push(answer.context);
     process.stdout.write(lines.join('\n') + '\n');
   }
 }
 
-/** One instance's outcome in a line, as the native CLI prints it. */
+/** One instance's outcome in a line, as the native CLI prints it (`InstanceLog::summary`). */
 function instanceSummary(l) {
-  let s = l.outcome.replaceAll('_', '');
+  let s = l.outcome;
   if (l.forced) s += ', forced';
   if (l.anchors.length) s += `, anchors ${l.anchors.join('/')}`;
-  const g = l.sufficiency;
-  if (g) s += `, top ${g.top_score} (≥ ${g.threshold}), coverage ${g.coverage} (≥ ${g.min_coverage})`;
+  const g = l.gate;
+  if (g) s += `, top ${g.top_score}, relevance ${g.relevance} (≥ ${g.relevance_threshold}), sufficiency ${g.sufficiency} (≥ ${g.sufficiency_threshold})`;
   return `${s}, ${l.chars}/${l.budget} chars`;
 }
 
