@@ -218,7 +218,12 @@ test('bin: bad input is a message and an exit code, never a stack trace', () => 
   }
   const help = run(bin, ['--help']);
   assert.equal(help.status, 0);
-  for (const c of ['ask', 'search', 'grep', 'sources', 'read', 'links', 'tool', 'tools', 'build', 'mcp', 'rules']) assert.match(help.stdout, new RegExp(`^  ${c} `, 'm'));
+  for (const c of ['ask', 'search', 'grep', 'sources', 'read', 'links', 'tool', 'tools', 'build', 'mcp', 'rules']) {
+    assert.match(help.stdout, new RegExp(`^  ${c} `, 'm'));
+    const own = run(bin, [c, '--help']);
+    assert.equal(own.status, 0, `${c} --help: ${own.stderr}`);
+    assert.match(own.stdout, new RegExp(`usage: groundgate ${c}`));
+  }
 });
 
 test('bin: mcp serves the installed package to an MCP client', async () => {

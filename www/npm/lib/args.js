@@ -58,6 +58,7 @@ function parse(argv, spec, command) {
       positional.push(a);
     }
   }
+  if (values.help) return { values, positional };
   for (const [name, opt] of Object.entries(spec)) {
     if (values[name] === undefined) {
       if (opt.required) throw new UsageError(`the argument '--${name}' is required for 'groundgate ${command}'`);

@@ -113,7 +113,8 @@ async function legacySearch(file, k, timings) {
 const definitions = {
   summary: 'Print the tools\' definitions (name, title, description, JSON Schemas, annotations).',
   async run(argv) {
-    parse(argv, {}, 'tools');
+    const spec = { help: { type: 'boolean', help: 'this text' } };
+    if (parse(argv, spec, 'tools').values.help) return process.stdout.write(usage('tools', definitions.summary, spec));
     process.stdout.write(JSON.stringify(load.wasm().Engine.toolDefinitions(), null, 2) + '\n');
   },
 };
