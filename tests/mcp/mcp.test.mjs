@@ -7,7 +7,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { readFileSync, writeFileSync, mkdtempSync, mkdirSync, rmSync, existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -19,6 +19,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const bin = path.join(root, 'pkg/bin/groundgate.js');
 const cli = path.join(root, 'target/release/groundgate');
 const fixture = path.join(root, 'tests/fixtures/v2/excerpts.ggi');
+const INSPECTOR = '2.12.0';
 const gg = createRequire(import.meta.url)(path.join(root, 'pkg/node/groundgate.js'));
 let client;
 let stderr = '';
@@ -176,8 +177,24 @@ test('a corrupt or missing index at start: non-zero exit, a message on stderr, n
   assert.match(missing.stderr, /missing\.ggi: no such file or directory/);
 });
 
+/**
+ * The MCP inspector's CLI, installed once under target/ (not a root devDependency: its web client
+ * pulls vite, whose optional dependency the registry lacks, which `npm ci` then refuses).
+ */
+function inspectorBin() {
+  const dir = path.join(root, 'target/mcp-inspector');
+  const bin = path.join(dir, 'node_modules/.bin/mcp-inspector');
+  if (!existsSync(bin)) {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, 'package.json'), '{"private":true}');
+    const r = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', `@modelcontextprotocol/inspector@${INSPECTOR}`], { cwd: dir, encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+  }
+  return bin;
+}
+
 test('the MCP inspector CLI lists the tools and calls one (smoke)', () => {
-  const inspector = path.join(root, 'node_modules/.bin/mcp-inspector');
+  const inspector = inspectorBin();
   const server = [process.execPath, bin, 'mcp', '--index', fixture];
   const list = spawnSync(inspector, ['--cli', ...server, '--method', 'tools/list'], { encoding: 'utf8', timeout: 60_000 });
   assert.equal(list.status, 0, list.stderr);

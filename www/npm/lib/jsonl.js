@@ -88,15 +88,39 @@ function parseLine(bytes, n) {
  * an error line, blank lines nothing. Each line is written as soon as it is answered.
  */
 function serve(handle) {
+  return serveBytes((bytes, n) => {
+    const p = parseLine(bytes, n);
+    if (p.blank) return '';
+    return p.error ? errorLine(null, p.error) : handle(p.id, p.body);
+  });
+}
+
+/**
+ * `groundgate tool`'s loop: each raw line goes to `engine.handleLine` (the library's own
+ * request parsing), after the checks a JS string cannot carry: the 1 MiB bound (on the at most
+ * 1 MiB + 2 bytes the native reader keeps) and UTF-8.
+ */
+function serveHandleLine(engine, clock) {
+  return serveBytes((bytes) => {
+    let line = bytes.subarray(0, MAX_LINE_BYTES + 2);
+    if (line.length && line[line.length - 1] === 0x0d) line = line.subarray(0, -1);
+    if (line.length > MAX_LINE_BYTES) return errorLine(null, invalid('line', `line is ${line.length} bytes, at most ${MAX_LINE_BYTES}`));
+    const bad = utf8Error(line);
+    if (bad) return errorLine(null, invalid('line', `line is not UTF-8: ${bad}`));
+    return clock.time(() => engine.handleLine(line.toString('utf8')));
+  });
+}
+
+/** Read stdin as `\n`-separated byte lines; `answer(bytes, n)` gives the output line ('' for none). */
+function serveBytes(answerLine) {
   return new Promise((resolve, reject) => {
     let pending = [];
     let pendingLen = 0;
     let n = 0;
     const answer = (bytes) => {
       n += 1;
-      const p = parseLine(bytes, n);
-      if (p.blank) return;
-      process.stdout.write((p.error ? errorLine(null, p.error) : handle(p.id, p.body)) + '\n');
+      const out = answerLine(bytes, n);
+      if (out !== '') process.stdout.write(out + '\n');
     };
     process.stdin.on('data', (chunk) => {
       try {
@@ -151,4 +175,4 @@ class Timings {
   }
 }
 
-module.exports = { idJson, okLine, errorLine, invalid, parseLine, serve, utf8Error, Timings, MAX_LINE_BYTES };
+module.exports = { idJson, okLine, errorLine, invalid, parseLine, serve, serveHandleLine, utf8Error, Timings, MAX_LINE_BYTES };

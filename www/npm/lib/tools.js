@@ -69,13 +69,18 @@ function command(name) {
     }
     if (name === 'search' && v.jsonl && !v.tool && v.index.length === 1) return legacySearch(v.index[0], args.k ?? 10, v.timings);
     const engine = load.engine(v.index);
-    if (v.jsonl || name === 'tool') {
+    if (name === 'tool') {
       const clock = new jsonl.Timings();
-      const toolName = name === 'tool' ? undefined : name;
+      await jsonl.serveHandleLine(engine, clock);
+      if (v.timings) process.stderr.write(clock.summary() + '\n');
+      return;
+    }
+    if (v.jsonl) {
+      const clock = new jsonl.Timings();
       await jsonl.serve((id, body) => {
         if (body.arguments === undefined) for (const [k, x] of Object.entries(args)) if (!(k in body)) body[k] = x;
         try {
-          return `{"id":${jsonl.idJson(id)},"result":${clock.time(() => toolResult(engine, body, toolName))}}`;
+          return `{"id":${jsonl.idJson(id)},"result":${clock.time(() => toolResult(engine, body, name))}}`;
         } catch (e) {
           return jsonl.errorLine(id, e);
         }
