@@ -51,7 +51,9 @@ function toolResult(engine, body, name) {
     if (Object.keys(rest).length) throw jsonl.invalid('arguments', 'give the arguments under "arguments" or at the top level, not both');
     a = args;
   } else a = rest;
-  return engine.callToolJson(toolName, JSON.stringify(a));
+  // Keys sorted, as serde_json's map writes the arguments natively (the first unknown field named
+  // in an error is the first in that order).
+  return engine.callToolJson(toolName, jsonl.idJson(a));
 }
 
 function command(name) {
@@ -88,7 +90,7 @@ function command(name) {
       if (v.timings) process.stderr.write(clock.summary() + '\n');
       return;
     }
-    process.stdout.write(human(name, JSON.parse(engine.callToolJson(name, JSON.stringify(args)))));
+    process.stdout.write(human(name, JSON.parse(engine.callToolJson(name, jsonl.idJson(args)))));
   }
   return { summary: t.summary, run };
 }
