@@ -161,8 +161,9 @@ indexes() {
 
 pkg() {
   local stamp=pkg/.built
-  if [ -f "$stamp" ] && [ -z "$(find src Cargo.toml Cargo.lock build.sh -newer "$stamp" -print -quit)" ]; then
+  if [ -f "$stamp" ] && [ -z "$(find src vendor Cargo.toml Cargo.lock build.sh -newer "$stamp" -print -quit)" ]; then
     echo "pkg: up to date (groundgate_bg.wasm $(stat -c %s pkg/web/groundgate_bg.wasm) bytes, $(gzip -9c pkg/web/groundgate_bg.wasm | wc -c) gzipped)"
+    npm_pkg
     return 0
   fi
   say "wasm-pack build → pkg/node, pkg/web"
@@ -187,11 +188,41 @@ pkg() {
   node_modules/.bin/wasm-opt -Oz --strip-debug --strip-producers --enable-bulk-memory \
     --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals \
     target/wasm/wasm32-unknown-unknown/release/groundgate.wasm -o pkg/abi/groundgate.wasm
+  say "indexer (feature indexer, its own module) → pkg/indexer, for the npm bin's \`groundgate build\`"
+  PATH="$WASM_PATH" CARGO_TARGET_DIR="$ROOT/target/wasm" CARGO_PROFILE_RELEASE_OPT_LEVEL=z wasm-pack --quiet build --release \
+    --target nodejs --out-dir pkg/indexer --out-name groundgate_indexer --mode no-install --no-pack \
+    -- --no-default-features --features indexer >/dev/null
+  node_modules/.bin/wasm-opt -Oz --strip-debug --strip-producers --enable-bulk-memory \
+    --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals \
+    pkg/indexer/groundgate_indexer_bg.wasm -o pkg/indexer/groundgate_indexer_bg.wasm
+  rm -f pkg/indexer/.gitignore
   local f
-  for f in pkg/web/groundgate_bg.wasm pkg/abi/groundgate.wasm; do
+  for f in pkg/web/groundgate_bg.wasm pkg/abi/groundgate.wasm pkg/indexer/groundgate_indexer_bg.wasm; do
     echo "pkg: $f $(stat -c %s "$f") bytes, $(gzip -9c "$f" | wc -c) gzipped"
   done
   touch "$stamp"
+  npm_pkg
+}
+
+# The npm package `groundgate` around the wasm builds (sources: www/npm/): package.json with the
+# version of Cargo.toml, the `groundgate` bin and its lib/, README, LICENSE. The .d.ts files name the
+# `esnext.disposable` lib they use (Symbol.dispose), so TypeScript users need no @types/node for them.
+npm_pkg() {
+  local version; version="$(awk -F'"' '/^version = /{print $2; exit}' Cargo.toml)"
+  rm -rf pkg/bin pkg/lib
+  cp -r www/npm/bin www/npm/lib pkg/
+  cp www/npm/README.md www/npm/LICENSE pkg/
+  VERSION="$version" node -e '
+    const fs = require("fs");
+    const p = JSON.parse(fs.readFileSync("www/npm/package.json", "utf8"));
+    p.version = process.env.VERSION;
+    fs.writeFileSync("pkg/package.json", JSON.stringify(p, null, 2) + "\n");
+    for (const f of ["pkg/node/groundgate.d.ts", "pkg/web/groundgate.d.ts", "pkg/indexer/groundgate_indexer.d.ts"]) {
+      const t = fs.readFileSync(f, "utf8");
+      const ref = "/// <reference lib=\"esnext.disposable\" />\n";
+      if (!t.startsWith(ref)) fs.writeFileSync(f, ref + t);
+    }'
+  echo "pkg: npm package groundgate@$version assembled in pkg/ (npm pack pkg/ makes the tarball)"
 }
 
 # ---------------------------------------------------------------- commands
@@ -220,7 +251,7 @@ cmd_test() {
   say "cargo clippy -D warnings"
   cargo clippy -q --all-targets --features abi,tools -- -D warnings
   local f
-  for f in wasm wasm,tools abi,tools; do
+  for f in wasm wasm,tools abi,tools indexer; do
     PATH="$WASM_PATH" CARGO_TARGET_DIR="$ROOT/target/wasm" cargo clippy -q --lib --target wasm32-unknown-unknown \
       --no-default-features --features "$f" -- -D warnings
   done
@@ -236,6 +267,11 @@ cmd_test() {
     --types node tests/types/usage.ts
   say "node --test (wasm package)"
   node --test tests/node/
+  say "npm package: npm pack → install in a scratch project → require, import, types, bin, browser bundle"
+  apt_install chromium fonts-nanum || die "the npm package test needs Debian's chromium (apt)"
+  node --test tests/npm/
+  say "MCP server: the SDK's client over stdio, the inspector CLI"
+  node --test tests/mcp/
   say "wasmtime host (pkg/abi/groundgate.wasm: no imports, parity with the CLI, bad input)"
   # Its own crate and target dir: wasmtime takes minutes to build once, then is cached.
   (cd tests/wasmtime && CARGO_TARGET_DIR="$ROOT/target/wasmtime" GG_INDEXES="$ROOT/indexes" cargo test -q --locked)

@@ -16,8 +16,10 @@
 //! * [`tools`] — the pull tools (search, grep, sources, read, links) over an [`Engine`].
 //! * [`engine`] — [`Engine`]: several instances and `ask`, the push pipeline.
 //! * `abi` (feature `abi`) — plain C exports, JSON in and out, for wasm hosts without JS glue.
-//! * `ingest` (feature `ingest`, native only) — HTML, Markdown/reST, plain text, JSON Lines, statutes,
-//!   manuals and glossaries → chunks; manifests.
+//! * `ingest` (feature `ingest`; not in the runtime wasm) — HTML, Markdown/reST, plain text, JSON Lines,
+//!   statutes, manuals and glossaries → chunks; manifests; file access behind `ingest::files::Files`.
+//! * `wasm_indexer` (feature `indexer`) — the indexer as its own wasm module for the npm package's
+//!   `groundgate build`, reading files through the host.
 //!
 //! ```
 //! use groundgate::{corpus::{Chunk, Source}, IndexBuilder, Index, search, AnalyzerSettings};
@@ -59,6 +61,8 @@ pub mod text;
 pub mod tools;
 #[cfg(feature = "wasm")]
 mod wasm;
+#[cfg(feature = "indexer")]
+mod wasm_indexer;
 
 pub use engine::{Answer, AskOptions, Config, Engine, InstanceOptions, Route};
 pub use error::{Error, ErrorReport, Result};

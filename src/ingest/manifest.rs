@@ -33,6 +33,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 use super::chunk::{ChunkOptions, chunk_document};
+use super::files::{Files, Kind, StdFs};
 use super::markup::Markup;
 use super::{Document, glossary, html, jsonl, manual, markup, statute};
 use crate::error::{Error, Result};
@@ -145,13 +146,12 @@ pub fn wildcard(pattern: &str, name: &str) -> bool {
     true
 }
 
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
-    let rd = std::fs::read_dir(dir).map_err(|e| Error::input(dir.display().to_string(), e.to_string()))?;
-    let mut entries: Vec<PathBuf> = rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
+fn walk(fs: &dyn Files, dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
+    let mut entries = fs.list(dir)?;
     entries.sort();
     for p in entries {
-        if p.is_dir() {
-            walk(&p, out)?;
+        if fs.kind(&p) == Kind::Dir {
+            walk(fs, &p, out)?;
         } else {
             out.push(p);
         }
@@ -181,8 +181,12 @@ fn stem(path: &Path) -> String {
 impl Manifest {
     /// Read a manifest file.
     pub fn load(path: &Path) -> Result<Manifest> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| Error::input(path.display().to_string(), e.to_string()))?;
+        Self::load_from(&StdFs, path)
+    }
+
+    /// Read a manifest file through `fs`.
+    pub fn load_from(fs: &dyn Files, path: &Path) -> Result<Manifest> {
+        let text = fs.read_to_string(path)?;
         let m: Manifest =
             toml::from_str(&text).map_err(|e| Error::input(path.display().to_string(), e.to_string()))?;
         if m.name.trim().is_empty()
@@ -201,18 +205,24 @@ impl Manifest {
 
     /// The files an input names, sorted.
     pub fn files(input: &Input, base: &Path) -> Result<Vec<PathBuf>> {
+        Self::files_in(&StdFs, input, base)
+    }
+
+    /// The files an input names, sorted, through `fs`.
+    pub fn files_in(fs: &dyn Files, input: &Input, base: &Path) -> Result<Vec<PathBuf>> {
         let root = base.join(&input.path);
-        if root.is_file() {
+        let kind = fs.kind(&root);
+        if kind == Kind::File {
             return Ok(vec![root]);
         }
-        if !root.is_dir() {
+        if kind != Kind::Dir {
             return Err(Error::input(
                 root.display().to_string(),
                 "not found — run `./build.sh` to fetch the default sources, or fix `path`",
             ));
         }
         let mut all = Vec::new();
-        walk(&root, &mut all)?;
+        walk(fs, &root, &mut all)?;
         let include: Vec<String> = if input.include.is_empty() {
             default_include(&input.format).iter().map(|s| s.to_string()).collect()
         } else {
@@ -229,11 +239,21 @@ impl Manifest {
     }
 
     /// Read every input into documents (in manifest and file order).
-    pub fn documents(&self, base: &Path, mut progress: impl FnMut(usize, usize)) -> Result<Vec<Document>> {
+    pub fn documents(&self, base: &Path, progress: impl FnMut(usize, usize)) -> Result<Vec<Document>> {
+        self.documents_from(&StdFs, base, progress)
+    }
+
+    /// Read every input into documents through `fs` (in manifest and file order).
+    pub fn documents_from(
+        &self,
+        fs: &dyn Files,
+        base: &Path,
+        mut progress: impl FnMut(usize, usize),
+    ) -> Result<Vec<Document>> {
         let mut jobs = Vec::new();
         for input in &self.inputs {
             let root = base.join(&input.path);
-            for f in Self::files(input, base)? {
+            for f in Self::files_in(fs, input, base)? {
                 jobs.push((input, root.clone(), f));
             }
         }
@@ -241,8 +261,8 @@ impl Manifest {
         let mut docs = Vec::new();
         for (n, (input, root, file)) in jobs.into_iter().enumerate() {
             let origin = file.display().to_string();
-            let text = std::fs::read_to_string(&file).map_err(|e| Error::input(&origin, e.to_string()))?;
-            let single = root.is_file();
+            let text = fs.read_to_string(&file)?;
+            let single = fs.kind(&root) == Kind::File;
             let id = match (&input.id, single) {
                 (Some(id), true) => id.clone(),
                 _ if input.format == "html" && !single => {
@@ -289,7 +309,17 @@ impl Manifest {
 
     /// Build the index bytes for this manifest (`base` is the manifest's folder).
     pub fn build(&self, base: &Path, progress: impl FnMut(usize, usize)) -> Result<(Vec<u8>, BuildStats)> {
-        let docs = self.documents(base, progress)?;
+        self.build_from(&StdFs, base, progress)
+    }
+
+    /// Build the index bytes for this manifest, reading its inputs through `fs`.
+    pub fn build_from(
+        &self,
+        fs: &dyn Files,
+        base: &Path,
+        progress: impl FnMut(usize, usize),
+    ) -> Result<(Vec<u8>, BuildStats)> {
+        let docs = self.documents_from(fs, base, progress)?;
         build_from_documents(self, &docs)
     }
 }
@@ -362,6 +392,67 @@ mod tests {
         assert!(wildcard("a*b*c", "aXbYc"));
         assert!(!wildcard("a*b*c", "ac"));
         assert!(wildcard("index.rst.txt", "index.rst.txt"));
+    }
+
+    /// Files held in memory, keyed by path (what a wasm host hands over), for the tests below.
+    struct MemFs(std::collections::BTreeMap<PathBuf, Vec<u8>>);
+
+    impl MemFs {
+        /// Every file under `dir`, read from disk.
+        fn copy_of(dir: &Path) -> MemFs {
+            let mut files = std::collections::BTreeMap::new();
+            let mut all = Vec::new();
+            walk(&StdFs, dir, &mut all).unwrap();
+            for f in all {
+                files.insert(f.clone(), std::fs::read(&f).unwrap());
+            }
+            MemFs(files)
+        }
+    }
+
+    impl Files for MemFs {
+        fn kind(&self, path: &Path) -> Kind {
+            if self.0.contains_key(path) {
+                Kind::File
+            } else if self.0.keys().any(|k| k.starts_with(path)) {
+                Kind::Dir
+            } else {
+                Kind::Other
+            }
+        }
+        fn list(&self, dir: &Path) -> Result<Vec<PathBuf>> {
+            let mut out: Vec<PathBuf> = self
+                .0
+                .keys()
+                .filter_map(|k| k.strip_prefix(dir).ok()?.components().next().map(|c| dir.join(c)))
+                .collect();
+            out.dedup();
+            out.reverse(); // any order: the pipeline sorts
+            Ok(out)
+        }
+        fn read(&self, path: &Path) -> Result<Vec<u8>> {
+            self.0.get(path).cloned().ok_or_else(|| Error::input(path.display().to_string(), "no such file"))
+        }
+    }
+
+    #[test]
+    fn the_same_bytes_through_any_file_access() {
+        let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+        let manifest = data.join("excerpts.toml");
+        let native = Manifest::load(&manifest).unwrap().build(&data, |_, _| {}).unwrap();
+        let mem = MemFs::copy_of(&data);
+        let m = Manifest::load_from(&mem, &manifest).unwrap();
+        let mut calls = 0;
+        let through = m.build_from(&mem, &data, |_, _| calls += 1).unwrap();
+        assert_eq!(through, native);
+        assert!(calls > 1);
+        // A file that cannot be read is an input error naming it.
+        let mut broken = MemFs::copy_of(&data);
+        let victim = broken.0.keys().find(|k| k.extension().is_some_and(|e| e == "html")).unwrap().clone();
+        broken.0.insert(victim.clone(), vec![0xff, 0xfe, 0x00]);
+        let e = m.build_from(&broken, &data, |_, _| {}).unwrap_err();
+        assert_eq!(e.code(), "input");
+        assert!(e.to_string().contains(&victim.display().to_string()), "{e}");
     }
 
     #[test]

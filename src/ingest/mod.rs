@@ -1,5 +1,6 @@
-//! Ingestion: documents in their own formats → sources and citable chunks (native only, feature
-//! `ingest`; the wasm build carries none of it).
+//! Ingestion: documents in their own formats → sources and citable chunks (feature `ingest`; the
+//! runtime wasm carries none of it — the separate indexer wasm, feature `indexer`, does, reading
+//! files through the host via [`files::Files`]).
 //!
 //! Each format reader turns files into [`Document`]s — a [`Source`] plus a list of [`Block`]s
 //! (paragraph-sized text with its [`Location`]). [`chunk::chunk_document`] then cuts blocks into
@@ -12,6 +13,7 @@
 //! articles), [`manual`] (the R&D manual JSON layout), [`glossary`] (term → definition).
 
 pub mod chunk;
+pub mod files;
 pub mod glossary;
 pub mod html;
 pub mod jsonl;

@@ -1,0 +1,87 @@
+//! File access for ingestion: the few operations a build needs (what a path is, a folder's entries,
+//! a file's text), behind [`Files`] so that the same pipeline runs natively over [`StdFs`]
+//! (`std::fs`) and in wasm over files the host provides (the npm package's indexer hands Node's
+//! `fs` to Rust). Every failure is an [`Error::Input`] naming the path.
+
+use std::path::{Path, PathBuf};
+
+use crate::error::{Error, Result};
+
+/// What a path names (symlinks followed, as `Path::is_file`/`is_dir` do).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// A regular file.
+    File,
+    /// A directory.
+    Dir,
+    /// Nothing, or something else (a socket, a broken link…).
+    Other,
+}
+
+/// File access for a build.
+pub trait Files {
+    /// What `path` is.
+    fn kind(&self, path: &Path) -> Kind;
+    /// The entries of directory `dir` as `dir.join(name)`, in any order.
+    fn list(&self, dir: &Path) -> Result<Vec<PathBuf>>;
+    /// The bytes of file `path`.
+    fn read(&self, path: &Path) -> Result<Vec<u8>>;
+
+    /// The text of file `path` (UTF-8; anything else is an error, as `std::fs::read_to_string`).
+    fn read_to_string(&self, path: &Path) -> Result<String> {
+        String::from_utf8(self.read(path)?)
+            .map_err(|_| Error::input(path.display().to_string(), "stream did not contain valid UTF-8"))
+    }
+}
+
+/// The machine's file system.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct StdFs;
+
+impl Files for StdFs {
+    fn kind(&self, path: &Path) -> Kind {
+        if path.is_file() {
+            Kind::File
+        } else if path.is_dir() {
+            Kind::Dir
+        } else {
+            Kind::Other
+        }
+    }
+
+    fn list(&self, dir: &Path) -> Result<Vec<PathBuf>> {
+        let rd =
+            std::fs::read_dir(dir).map_err(|e| Error::input(dir.display().to_string(), e.to_string()))?;
+        Ok(rd.filter_map(|e| e.ok().map(|e| e.path())).collect())
+    }
+
+    fn read(&self, path: &Path) -> Result<Vec<u8>> {
+        std::fs::read(path).map_err(|e| Error::input(path.display().to_string(), e.to_string()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn std_fs_kinds_lists_and_reads() {
+        let dir = std::env::temp_dir().join(format!("gg-files-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("sub")).unwrap();
+        std::fs::write(dir.join("a.txt"), "한글").unwrap();
+        std::fs::write(dir.join("bad.txt"), [0xff, 0xfe]).unwrap();
+        let fs = StdFs;
+        assert_eq!(fs.kind(&dir), Kind::Dir);
+        assert_eq!(fs.kind(&dir.join("a.txt")), Kind::File);
+        assert_eq!(fs.kind(&dir.join("missing")), Kind::Other);
+        let mut got = fs.list(&dir).unwrap();
+        got.sort();
+        assert_eq!(got, vec![dir.join("a.txt"), dir.join("bad.txt"), dir.join("sub")]);
+        assert_eq!(fs.read_to_string(&dir.join("a.txt")).unwrap(), "한글");
+        let e = fs.read_to_string(&dir.join("bad.txt")).unwrap_err();
+        assert_eq!(e.code(), "input");
+        assert!(e.to_string().contains("bad.txt"), "{e}");
+        assert_eq!(fs.read(&dir.join("missing")).unwrap_err().code(), "input");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -1,0 +1,161 @@
+//! wasm-bindgen bindings of the indexer (feature `indexer`): a separate wasm module, so the runtime
+//! module keeps its size. Conversion only: the host (the npm package's `groundgate build`) hands over
+//! its file system as three callbacks and Rust runs the same manifest pipeline as the native CLI
+//! ([`Manifest::build_from`](crate::ingest::manifest::Manifest::build_from)), so the index bytes are
+//! identical. Errors become JS `Error`s whose `code` is the typed error's code.
+
+use std::path::{Path, PathBuf};
+
+use wasm_bindgen::prelude::*;
+
+use crate::Error;
+use crate::index::TextCodec;
+use crate::ingest::files::{Files, Kind};
+use crate::ingest::manifest::Manifest;
+
+#[wasm_bindgen(typescript_custom_section)]
+const TYPES: &str = r#"
+/** The host's file system, synchronous (e.g. over Node's `fs`). Paths are as Rust joins them. */
+export interface HostFiles {
+  /** "file", "dir", or anything else for neither (missing, a socket…); symlinks followed. */
+  kind(path: string): string;
+  /** The names of a directory's entries, in any order. */
+  list(path: string): string[];
+  /** A file's bytes. */
+  read(path: string): Uint8Array;
+}
+export interface BuildStats { name: string; documents: number; chunks: number; terms: number; bytes: number; text_bytes: number }
+"#;
+
+fn js_error(e: Error) -> JsValue {
+    let err = js_sys::Error::new(&e.to_string());
+    // Setting a property on a fresh Error object cannot fail; ignore the impossible case.
+    let _ = js_sys::Reflect::set(&err, &"code".into(), &e.code().into());
+    err.into()
+}
+
+/// The message of a value a JS callback threw.
+fn thrown(value: &JsValue) -> String {
+    value
+        .dyn_ref::<js_sys::Error>()
+        .map(|e| String::from(e.message()))
+        .or_else(|| value.as_string())
+        .unwrap_or_else(|| "the host's file callback failed".to_string())
+}
+
+/// [`Files`] over the host's callbacks.
+struct HostFiles {
+    kind: js_sys::Function,
+    list: js_sys::Function,
+    read: js_sys::Function,
+}
+
+impl HostFiles {
+    fn new(files: &JsValue) -> Result<HostFiles, JsValue> {
+        let get = |name: &'static str| -> Result<js_sys::Function, JsValue> {
+            js_sys::Reflect::get(files, &name.into())
+                .ok()
+                .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
+                .ok_or_else(|| js_error(Error::invalid("files", format!("needs a function {name}(path)"))))
+        };
+        Ok(HostFiles { kind: get("kind")?, list: get("list")?, read: get("read")? })
+    }
+
+    fn call(&self, f: &js_sys::Function, path: &Path) -> crate::Result<JsValue> {
+        let p = path.display().to_string();
+        f.call1(&JsValue::NULL, &JsValue::from_str(&p)).map_err(|e| Error::input(p, thrown(&e)))
+    }
+}
+
+impl Files for HostFiles {
+    fn kind(&self, path: &Path) -> Kind {
+        match self.call(&self.kind, path).ok().and_then(|v| v.as_string()).as_deref() {
+            Some("file") => Kind::File,
+            Some("dir") => Kind::Dir,
+            _ => Kind::Other,
+        }
+    }
+
+    fn list(&self, dir: &Path) -> crate::Result<Vec<PathBuf>> {
+        let v = self.call(&self.list, dir)?;
+        let names = v
+            .dyn_into::<js_sys::Array>()
+            .map_err(|_| Error::input(dir.display().to_string(), "list() did not return an array"))?;
+        Ok(names.iter().filter_map(|n| n.as_string()).map(|n| dir.join(n)).collect())
+    }
+
+    fn read(&self, path: &Path) -> crate::Result<Vec<u8>> {
+        let v = self.call(&self.read, path)?;
+        v.dyn_into::<js_sys::Uint8Array>()
+            .map(|a| a.to_vec())
+            .map_err(|_| Error::input(path.display().to_string(), "read() did not return bytes"))
+    }
+}
+
+/// A built index: its bytes and what the build counted.
+#[wasm_bindgen]
+pub struct BuiltIndex {
+    bytes: Vec<u8>,
+    stats: String,
+}
+
+#[wasm_bindgen]
+impl BuiltIndex {
+    /// The index file's bytes (`.ggi`).
+    #[wasm_bindgen(getter)]
+    pub fn bytes(&self) -> Vec<u8> {
+        self.bytes.clone()
+    }
+
+    /// `{name, documents, chunks, terms, bytes, text_bytes}`.
+    #[wasm_bindgen(getter, unchecked_return_type = "BuildStats")]
+    pub fn stats(&self) -> Result<JsValue, JsValue> {
+        js_sys::JSON::parse(&self.stats)
+    }
+}
+
+/// Build the index a manifest describes, reading the manifest and its inputs through `files`; `text`
+/// overrides the manifest's chunk text storage (`"lz4"` or `"plain"`); `progress(done, total)` is
+/// called after each input file.
+#[wasm_bindgen(js_name = buildIndex)]
+pub fn build_index(
+    manifest: &str,
+    #[wasm_bindgen(unchecked_param_type = "HostFiles")] files: JsValue,
+    text: Option<String>,
+    progress: Option<js_sys::Function>,
+) -> Result<BuiltIndex, JsValue> {
+    let fs = HostFiles::new(&files)?;
+    let path = Path::new(manifest);
+    let mut m = Manifest::load_from(&fs, path).map_err(js_error)?;
+    match text.as_deref() {
+        None => {}
+        Some("plain") => m.text = TextCodec::Plain,
+        Some("lz4") => m.text = TextCodec::Lz4,
+        Some(other) => {
+            return Err(js_error(Error::invalid("text", format!("{other:?}; use \"lz4\" or \"plain\""))));
+        }
+    }
+    let base = path.parent().unwrap_or(Path::new("."));
+    let (bytes, stats) = m
+        .build_from(&fs, base, |done, total| {
+            if let Some(f) = &progress {
+                // A failing progress callback does not stop the build.
+                let _ = f.call2(&JsValue::NULL, &(done as f64).into(), &(total as f64).into());
+            }
+        })
+        .map_err(js_error)?;
+    let stats = serde_json::json!({
+        "name": m.name, "documents": stats.documents, "chunks": stats.chunks, "terms": stats.terms,
+        "bytes": stats.bytes, "text_bytes": stats.text_bytes,
+    })
+    .to_string();
+    Ok(BuiltIndex { bytes, stats })
+}
+
+/// A TOML document as JSON text (for engine settings files, read by the same TOML crate as natively).
+#[wasm_bindgen(js_name = tomlToJson)]
+pub fn toml_to_json(text: &str) -> Result<String, JsValue> {
+    let value: toml::Value =
+        toml::from_str(text).map_err(|e| js_error(Error::invalid("config", e.to_string())))?;
+    serde_json::to_string(&value).map_err(|e| js_error(Error::invalid("config", e.to_string())))
+}

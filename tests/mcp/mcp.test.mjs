@@ -1,0 +1,205 @@
+// `groundgate mcp` driven by the MCP SDK's own Client over stdio (no model): the five tools with
+// their schemas (exactly `Engine.toolDefinitions()`: one home, the Rust module), every tool called,
+// results that match their output schemas and the native CLI's bytes, bad arguments as `isError`
+// results while the server keeps serving, a huge query, concurrent calls, the rules prompt, the
+// instructions, a corrupt index at start; then the MCP inspector's CLI as a smoke test.
+// Needs ./build.sh (pkg/ and target/release/groundgate).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync, mkdtempSync, mkdirSync, rmSync, existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const bin = path.join(root, 'pkg/bin/groundgate.js');
+const cli = path.join(root, 'target/release/groundgate');
+const fixture = path.join(root, 'tests/fixtures/v2/excerpts.ggi');
+const INSPECTOR = '2.12.0';
+const gg = createRequire(import.meta.url)(path.join(root, 'pkg/node/groundgate.js'));
+let client;
+let stderr = '';
+let tmp;
+
+async function connect(indexes) {
+  const c = new Client({ name: 'groundgate-test', version: '0' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [bin, 'mcp', ...indexes.flatMap((i) => ['--index', i])],
+    stderr: 'pipe',
+  });
+  transport.stderr.on('data', (d) => {
+    stderr += d;
+  });
+  await c.connect(transport);
+  return c;
+}
+
+before(async () => {
+  tmp = mkdtempSync(path.join(os.tmpdir(), 'groundgate-mcp-'));
+  client = await connect([fixture]);
+});
+
+after(async () => {
+  await client?.close();
+  if (tmp) rmSync(tmp, { recursive: true, force: true });
+});
+
+/** A tool's result text as the native CLI writes it (`groundgate tool --jsonl`'s `result`). */
+function native(tool, args) {
+  const r = spawnSync(cli, ['tool', '--index', fixture, '--jsonl'], { input: JSON.stringify({ id: 0, tool, arguments: args }) + '\n', encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  const line = r.stdout.trim();
+  const prefix = '{"id":0,"result":';
+  assert.ok(line.startsWith(prefix), line);
+  return line.slice(prefix.length, -1);
+}
+
+test('the server names itself, its instructions carry rules 3–4 (en, ko), logs go to stderr', () => {
+  const info = client.getServerVersion();
+  assert.equal(info.name, 'groundgate');
+  assert.equal(info.version, JSON.parse(readFileSync(path.join(root, 'pkg/package.json'), 'utf8')).version);
+  const text = client.getInstructions();
+  for (const lang of ['en', 'ko']) {
+    const rules = gg.Engine.rules(lang).split('\n');
+    for (const n of [3, 4]) assert.ok(text.includes(rules.find((l) => l.startsWith(`${n}. `))), `${lang} rule ${n}`);
+    assert.ok(!text.includes(rules.find((l) => l.startsWith('1. '))), `${lang} rule 1 is not an MCP rule`);
+  }
+  assert.match(text, /excerpts/);
+  assert.match(stderr, /groundgate mcp: serving excerpts on stdio/);
+});
+
+test('lists the five tools exactly as Engine.toolDefinitions() defines them', async () => {
+  const { tools } = await client.listTools();
+  assert.deepEqual(tools.map((t) => t.name), ['search', 'grep', 'sources', 'read', 'links']);
+  assert.deepEqual(tools, gg.Engine.toolDefinitions());
+  for (const t of tools) {
+    assert.ok(t.title && t.description, t.name);
+    assert.equal(t.inputSchema.type, 'object', t.name);
+    assert.equal(t.outputSchema.type, 'object', t.name);
+    assert.equal(t.annotations.readOnlyHint, true, t.name);
+    assert.equal(t.annotations.idempotentHint, true, t.name);
+  }
+});
+
+test('calls every tool: structuredContent (checked against outputSchema by the client) = the text = the native CLI', async () => {
+  const call = async (name, args) => {
+    const r = await client.callTool({ name, arguments: args });
+    assert.equal(r.isError, undefined, `${name}: ${JSON.stringify(r.content)}`);
+    assert.equal(r.content[0].type, 'text');
+    assert.deepEqual(r.structuredContent, JSON.parse(r.content[0].text));
+    assert.equal(r.content[0].text, native(name, args), name);
+    return r.structuredContent;
+  };
+  const found = await call('search', { query: '대한민국의 주권은 누구에게 있나요', k: 3 });
+  assert.equal(found.results[0].article, '제1조');
+  const grep = await call('grep', { text: '주권은 국민에게' });
+  assert.ok(grep.matches.length >= 1 && grep.matches[0].text.includes('«'), JSON.stringify(grep));
+  const { sources } = await call('sources', {});
+  assert.ok(sources.some((s) => s.source === 'constitution'));
+  const read = await call('read', { instance: 'excerpts', source: 'constitution', article: '제1조' });
+  assert.match(read.text, /주권은 국민에게/);
+  const withLinks = sources.find((s) => s.links > 0) ?? sources[0];
+  const links = await call('links', { instance: 'excerpts', source: withLinks.source });
+  assert.equal(links.source, withLinks.source);
+});
+
+test('bad arguments are isError results and the server keeps serving', async () => {
+  const bad = [
+    ['search', { query: '주권', k: 0 }],
+    ['search', { query: '주권', kk: 3 }],
+    ['search', { query: 42 }],
+    ['search', {}],
+    ['read', { instance: 'nope', source: 'constitution' }],
+    ['read', { instance: 'excerpts', source: 'constitution', article: '제999조' }],
+    ['grep', { text: '' }],
+    ['frobnicate', {}],
+  ];
+  for (const [name, args] of bad) {
+    const r = await client.callTool({ name, arguments: args });
+    assert.equal(r.isError, true, `${name} ${JSON.stringify(args)}`);
+    assert.match(r.content[0].text, /^invalid_argument: /, r.content[0].text);
+  }
+  const ok = await client.callTool({ name: 'search', arguments: { query: '헌법 개정' } });
+  assert.equal(ok.isError, undefined);
+});
+
+test('a huge query is refused clearly; one at the limit is served', async () => {
+  const huge = await client.callTool({ name: 'search', arguments: { query: '헌법 '.repeat(50_000) } });
+  assert.equal(huge.isError, true);
+  assert.match(huge.content[0].text, /query/);
+  const big = await client.callTool({ name: 'search', arguments: { query: '헌법 개정 '.repeat(3000).slice(0, 20_000) } });
+  assert.equal(big.isError, undefined, JSON.stringify(big.content).slice(0, 300));
+});
+
+test('concurrent calls each get their own answer', async () => {
+  const queries = ['주권', '헌법 개정', '대통령 임기', '기술료', 'Ctrl F', '감리원 교육', 'python design', '연구비 카드'];
+  const sequential = [];
+  for (const q of queries) sequential.push((await client.callTool({ name: 'search', arguments: { query: q, k: 2 } })).content[0].text);
+  const parallel = await Promise.all([...queries, ...queries].map((q) => client.callTool({ name: 'search', arguments: { query: q, k: 2 } })));
+  assert.deepEqual(parallel.map((r) => r.content[0].text), [...sequential, ...sequential]);
+});
+
+test('the delivery rules are a prompt, in Korean and English', async () => {
+  const { prompts } = await client.listPrompts();
+  assert.deepEqual(prompts.map((p) => p.name), ['rules']);
+  for (const lang of ['ko', 'en']) {
+    const p = await client.getPrompt({ name: 'rules', arguments: { lang } });
+    assert.equal(p.messages[0].content.text, gg.Engine.rules(lang));
+  }
+  await assert.rejects(client.getPrompt({ name: 'rules', arguments: { lang: 'fr' } }), /lang/);
+});
+
+test('a corrupt or missing index at start: non-zero exit, a message on stderr, nothing on stdout', () => {
+  const bytes = readFileSync(fixture);
+  const flipped = Buffer.from(bytes);
+  flipped[flipped.length - 100] ^= 0xff;
+  const cases = [
+    ['flipped.ggi', flipped, /checksum/],
+    ['truncated.ggi', bytes.subarray(0, bytes.length >> 1), /truncat|checksum|corrupt/],
+    ['text.ggi', Buffer.from('not an index'), /not a groundgate index/],
+  ];
+  for (const [name, data, pattern] of cases) {
+    const file = path.join(tmp, name);
+    writeFileSync(file, data);
+    const r = spawnSync(process.execPath, [bin, 'mcp', '--index', fixture, '--index', file], { input: '', encoding: 'utf8', timeout: 10_000 });
+    assert.equal(r.status, 1, name);
+    assert.equal(r.stdout, '', name);
+    assert.match(r.stderr, new RegExp(`^groundgate: ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: `), name);
+    assert.match(r.stderr, pattern, name);
+  }
+  const missing = spawnSync(process.execPath, [bin, 'mcp', '--index', path.join(tmp, 'missing.ggi')], { input: '', encoding: 'utf8' });
+  assert.equal(missing.status, 1);
+  assert.match(missing.stderr, /missing\.ggi: no such file or directory/);
+});
+
+/**
+ * The MCP inspector's CLI, installed once under target/ (not a root devDependency: its web client
+ * pulls vite, whose optional dependency the registry lacks, which `npm ci` then refuses).
+ */
+function inspectorBin() {
+  const dir = path.join(root, 'target/mcp-inspector');
+  const bin = path.join(dir, 'node_modules/.bin/mcp-inspector');
+  if (!existsSync(bin)) {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, 'package.json'), '{"private":true}');
+    const r = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', `@modelcontextprotocol/inspector@${INSPECTOR}`], { cwd: dir, encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+  }
+  return bin;
+}
+
+test('the MCP inspector CLI lists the tools and calls one (smoke)', () => {
+  const inspector = inspectorBin();
+  const server = [process.execPath, bin, 'mcp', '--index', fixture];
+  const list = spawnSync(inspector, ['--cli', ...server, '--method', 'tools/list'], { encoding: 'utf8', timeout: 60_000 });
+  assert.equal(list.status, 0, list.stderr);
+  assert.deepEqual(JSON.parse(list.stdout).tools.map((t) => t.name), ['search', 'grep', 'sources', 'read', 'links']);
+  const call = spawnSync(inspector, ['--cli', ...server, '--method', 'tools/call', '--tool-name', 'search', '--tool-arg', 'query=대한민국의 주권', 'k=1'], { encoding: 'utf8', timeout: 60_000 });
+  assert.equal(call.status, 0, call.stderr);
+  assert.equal(JSON.parse(call.stdout).structuredContent.results[0].article, '제1조');
+});

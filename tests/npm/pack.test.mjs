@@ -1,0 +1,292 @@
+// The npm package as a user gets it: `npm pack pkg/` → `npm install` of the tarball into a scratch
+// project outside the repo → `require` and `import` work, the TypeScript types compile without
+// @types/node, the `groundgate` bin answers `ask`/`search --jsonl` byte-identically to the native CLI,
+// builds an index from HTML and Markdown files with Node alone (the same bytes as the native CLI), serves
+// MCP, fails cleanly on bad input, and an esbuild browser bundle loads the web build's wasm in headless
+// Chromium. Needs ./build.sh (pkg/, target/release/groundgate) and the npm registry for the package's
+// dependencies (@modelcontextprotocol/sdk, zod).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, copyFileSync, rmSync, statSync, readdirSync } from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const cli = path.join(root, 'target/release/groundgate');
+const fixture = path.join(root, 'tests/fixtures/v2/excerpts.ggi');
+let scratch;
+let tarball;
+let bin;
+
+const run = (cmd, args, opts = {}) => spawnSync(cmd, args, { encoding: 'utf8', cwd: scratch, ...opts });
+
+before(() => {
+  scratch = mkdtempSync(path.join(os.tmpdir(), 'groundgate-npm-'));
+  const packed = JSON.parse(execFileSync('npm', ['pack', path.join(root, 'pkg'), '--json', '--pack-destination', scratch], { encoding: 'utf8' }));
+  tarball = path.join(scratch, packed[0].filename);
+  writeFileSync(path.join(scratch, 'package.json'), JSON.stringify({ name: 'scratch', private: true }));
+  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', tarball], { cwd: scratch, stdio: 'inherit' });
+  bin = path.join(scratch, 'node_modules/.bin/groundgate');
+});
+
+after(() => {
+  if (scratch) rmSync(scratch, { recursive: true, force: true });
+});
+
+test('the tarball holds the package and nothing else', () => {
+  const listed = JSON.parse(execFileSync('npm', ['pack', path.join(root, 'pkg'), '--dry-run', '--json'], { encoding: 'utf8' }))[0];
+  const files = listed.files.map((f) => f.path).sort();
+  for (const f of ['package.json', 'README.md', 'LICENSE', 'bin/groundgate.js', 'lib/cli.js', 'lib/commands.js', 'lib/mcp.js',
+    'node/groundgate.js', 'node/groundgate_bg.wasm', 'node/groundgate.d.ts', 'web/groundgate.js', 'web/groundgate_bg.wasm',
+    'abi/groundgate.wasm', 'indexer/groundgate_indexer.js', 'indexer/groundgate_indexer_bg.wasm']) {
+    assert.ok(files.includes(f), `${f} in the tarball`);
+  }
+  assert.ok(!files.some((f) => f.endsWith('.gitignore') || f === '.built'), files.join(' '));
+  const cargo = readFileSync(path.join(root, 'Cargo.toml'), 'utf8').match(/^version = "(.*)"/m)[1];
+  assert.equal(listed.version, cargo);
+  console.log(`tarball ${listed.filename}: ${listed.size} bytes packed, ${listed.unpackedSize} unpacked, ${listed.entryCount} files`);
+});
+
+test('require() gives the Node build', () => {
+  const script = `
+    const { Engine, Index } = require('groundgate');
+    const fs = require('fs');
+    const bytes = fs.readFileSync(${JSON.stringify(fixture)});
+    const e = new Engine();
+    e.addInstance('excerpts', bytes);
+    const hits = new Index(bytes).search('대한민국의 주권은 누구에게 있나요', 1);
+    try { e.ask(''); } catch (err) { console.log(err.code); }
+    console.log(hits[0].article, typeof e.askJson('헌법 개정'), require('groundgate/package.json').name);`;
+  const r = run(process.execPath, ['-e', script]);
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.stdout, 'invalid_argument\n제1조 string groundgate\n');
+});
+
+test('the other entry points resolve: groundgate/mcp, groundgate/indexer, the .wasm files', () => {
+  const script = `
+    const { createServer } = require('groundgate/mcp');
+    const { buildIndex } = require('groundgate/indexer');
+    const fs = require('fs');
+    for (const f of ['groundgate/web/groundgate_bg.wasm', 'groundgate/node/groundgate_bg.wasm', 'groundgate/abi/groundgate.wasm']) {
+      if (!WebAssembly.validate(fs.readFileSync(require.resolve(f)))) throw new Error(f);
+    }
+    console.log(typeof createServer, typeof buildIndex);`;
+  const r = run(process.execPath, ['-e', script]);
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.stdout, 'function function\n');
+});
+
+test('an esbuild bundle for Node runs with the wasm copied beside it (the README\'s recipe)', async () => {
+  writeFileSync(path.join(scratch, 'tool.js'), `
+    const { Index } = require('groundgate');
+    const hits = new Index(require('fs').readFileSync(${JSON.stringify(fixture)})).search('대한민국의 주권', 1);
+    console.log(hits[0].article);`);
+  const esbuild = (await import('esbuild')).default;
+  await esbuild.build({ absWorkingDir: scratch, entryPoints: ['tool.js'], bundle: true, platform: 'node', format: 'cjs', outfile: 'dist-node/tool.js', logLevel: 'error' });
+  copyFileSync(path.join(scratch, 'node_modules/groundgate/node/groundgate_bg.wasm'), path.join(scratch, 'dist-node/groundgate_bg.wasm'));
+  const r = run(process.execPath, ['dist-node/tool.js']);
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.stdout, '제1조\n');
+});
+
+test('import gives the same API (ESM)', () => {
+  writeFileSync(path.join(scratch, 'esm.mjs'), `
+    import { Engine, Index } from 'groundgate';
+    import { readFileSync } from 'node:fs';
+    const hits = new Index(readFileSync(${JSON.stringify(fixture)})).search('대한민국의 주권은 누구에게 있나요', 1);
+    console.log(typeof Engine, hits[0].article);`);
+  const r = run(process.execPath, ['esm.mjs']);
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.stdout, 'function 제1조\n');
+});
+
+test('the types compile under tsc --strict without @types/node', () => {
+  writeFileSync(path.join(scratch, 'usage.ts'), `
+    import { Engine, Index, type Answer, type Hit } from 'groundgate';
+    declare const bytes: Uint8Array;
+    const engine = new Engine({ top_k: 4 });
+    engine.addInstance('x', bytes);
+    const a: Answer = engine.ask('헌법 개정', { format: 'detailed' });
+    const hits: Hit[] = new Index(bytes).search('q', 3);
+    { using idx = new Index(bytes); idx.verify(); }
+    export const out = [a.route, hits.length];`);
+  writeFileSync(path.join(scratch, 'tsconfig.json'), JSON.stringify({
+    compilerOptions: { strict: true, noEmit: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', types: [] },
+    files: ['usage.ts'],
+  }));
+  const r = run(path.join(root, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json']);
+  assert.equal(r.status, 0, r.stdout + r.stderr);
+});
+
+test('bin: ask --jsonl and search --jsonl are byte-identical to the native CLI', () => {
+  const prompts = readFileSync(path.join(root, 'tests/fixtures/parity_prompts.jsonl'), 'utf8').trim().split('\n').slice(0, 40);
+  const input = [...prompts, '', '{"id":"no prompt"}', '{"id":{"b":1,"a":[2,"x"]},"prompt":"대통령 임기","session":"s1"}',
+    '{"id":7,"prompt":""}', `{"id":8,"prompt":${JSON.stringify('헌법 '.repeat(5000))}}`].join('\n') + '\n';
+  const args = ['ask', '--index', fixture, '--now', '0', '--session', 's0', '--jsonl'];
+  const js = run(bin, args, { input });
+  const native = run(cli, args, { input });
+  assert.equal(js.status, 0, js.stderr);
+  assert.equal(js.stdout, native.stdout);
+  assert.equal(js.stdout.split('\n').length, prompts.length + 5);
+  const queries = '{"id":1,"query":"주권"}\n{"id":2,"query":""}\n{"id":3}\n{"id":[1,2],"query":"Ctrl F"}\n';
+  const sargs = ['search', '--index', fixture, '--k', '3', '--jsonl'];
+  const sj = run(bin, sargs, { input: queries });
+  assert.equal(sj.status, 0, sj.stderr);
+  assert.equal(sj.stdout, run(cli, sargs, { input: queries }).stdout);
+});
+
+test('bin: the tool subcommands (search, grep, sources, read, links, tool, tools) match the native CLI byte for byte', () => {
+  const lines = ['{"id":1,"query":"주권"}', '', '  \r', '{"id":2,"query":"\\u0000"}', 'not json', '[1]', '{"id":"x"}\r',
+    '{"id":{"z":1,"a":2},"query":"Ctrl F","k":2}', '{"id":5,"tool":"read","arguments":{"instance":"excerpts","source":"constitution","article":"1"}}',
+    '{"id":6,"tool":"grep","arguments":{"text":"주권"},"k":1}', '{"id":7,"tool":"sources"}', '{"id":8,"tool":3}', '{"id":9}'];
+  const input = Buffer.concat([Buffer.from(lines.join('\n') + '\n'), Buffer.from([0x7b, 0xff, 0x7d, 0x0a]), Buffer.from(`{"q":"${'a'.repeat(1 << 20)}"}\n{"id":10,"query":"헌법"}`)]);
+  const runs = [
+    ['search', '--index', fixture, '--jsonl'],
+    ['search', '--index', fixture, '--jsonl', '--tool', '--k', '2'],
+    ['tool', '--index', fixture],
+    ['grep', '--index', fixture, '--jsonl', '--limit', '2'],
+    ['read', '--index', fixture, '--jsonl', '--instance', 'excerpts'],
+    ['search', '--index', fixture, '대한민국', '주권'],
+    ['search', '--index', fixture, '--detailed', '--k', '3', '대한민국', '주권'],
+    ['grep', '--index', fixture, '주권은', '국민'],
+    ['sources', '--index', fixture],
+    ['read', '--index', fixture, '--instance', 'excerpts', '--source', 'constitution', '--article', '1', '--around', '1'],
+    ['read', '--index', fixture, '--instance', 'excerpts', '--source', 'constitution', '--article', '999'],
+    ['links', '--index', fixture, '--instance', 'excerpts', '--source', 'notice-2026-01'],
+    ['tools'],
+    ['ask', '--index', fixture, '--now', '0', '--', '대한민국의 주권은 누구에게 있나요?'],
+    ['ask', '--index', fixture, '--now', '0', '--config', 'engine.toml', '--format', 'detailed', '--jsonl'],
+  ];
+  writeFileSync(path.join(scratch, 'engine.toml'), 'top_k = 2\ntotal_budget = 600\n');
+  for (const args of runs) {
+    const js = run(bin, args, { input, encoding: 'buffer' });
+    const native = run(cli, args, { input, encoding: 'buffer' });
+    assert.equal(js.status, native.status, `${args.join(' ')}: ${js.stderr}`);
+    // The one known difference: the JSON parser's own words after "is not JSON: " (V8's, serde_json's).
+    const same = (b) => b.toString().replace(/(is not JSON: ).*?("\}\}\n)/g, '$1…$2');
+    assert.equal(same(js.stdout), same(native.stdout), args.join(' '));
+    assert.equal(js.stderr.toString(), native.stderr.toString(), args.join(' '));
+  }
+});
+
+test('bin: build indexes HTML and Markdown with Node alone, the same bytes as the native CLI', () => {
+  const docs = path.join(scratch, 'docs');
+  mkdirSync(path.join(docs, 'guide'), { recursive: true });
+  writeFileSync(path.join(docs, 'guide/install.html'), '<html><head><title>설치 안내</title></head><body><h1>설치</h1><p>프로그램을 설치하려면 관리자 권한이 필요합니다. 설치 파일을 내려받아 실행하세요.</p><h2>문제 해결</h2><p>설치가 멈추면 백신 프로그램을 잠시 끄고 다시 시도합니다.</p></body></html>');
+  writeFileSync(path.join(docs, 'faq.md'), '# 자주 묻는 질문\n\n## 비밀번호 변경\n\n설정 메뉴에서 비밀번호를 바꿀 수 있습니다. 새 비밀번호는 8자 이상이어야 합니다.\n\n## Refunds\n\nRefunds are paid within 14 days of the request.\n');
+  writeFileSync(path.join(scratch, 'mine.toml'), [
+    'name = "mine"', 'title = "My docs"', '',
+    '[[input]]', 'format = "html"', 'path = "docs/guide"', '',
+    '[[input]]', 'format = "markdown"', 'path = "docs"', 'link = "https://example.org/{id}"', ''].join('\n'));
+  const js = run(bin, ['build', '--manifest', 'mine.toml', '--out', 'out/mine.ggi']);
+  assert.equal(js.status, 0, js.stderr);
+  assert.match(js.stdout, /^mine: 2 documents, \d+ chunks, \d+ terms, \d+ bytes/);
+  const native = run(cli, ['build', '--manifest', 'mine.toml', '--out', 'native.ggi', '--quiet']);
+  assert.equal(native.status, 0, native.stderr);
+  assert.deepEqual(readFileSync(path.join(scratch, 'out/mine.ggi')), readFileSync(path.join(scratch, 'native.ggi')));
+  const found = run(bin, ['search', '--index', 'out/mine.ggi', '--k', '1', '--jsonl'], { input: '{"id":1,"query":"비밀번호 변경"}\n' });
+  const hit = JSON.parse(found.stdout).hits[0];
+  assert.equal(hit.source, 'faq');
+  assert.equal(hit.link, 'https://example.org/faq');
+  // The repo's test data (every input format) too.
+  const data = path.join(root, 'tests/data/excerpts.toml');
+  assert.equal(run(bin, ['build', '--manifest', data, '--out', 'excerpts.ggi', '--quiet']).status, 0);
+  assert.equal(run(cli, ['build', '--manifest', data, '--out', 'excerpts-native.ggi', '--quiet']).status, 0);
+  assert.deepEqual(readFileSync(path.join(scratch, 'excerpts.ggi')), readFileSync(path.join(scratch, 'excerpts-native.ggi')));
+});
+
+test('bin: bad input is a message and an exit code, never a stack trace', () => {
+  const cases = [
+    [['search', '--index', 'missing.ggi', 'x'], 1, /^groundgate: missing\.ggi: no such file or directory\n$/],
+    [['search', '--index', path.join(root, 'README.md'), 'x'], 1, /not a groundgate index/],
+    [['ask', '--index', fixture, '--now', 'soon', 'x'], 2, /--now/],
+    [['ask'], 2, /'--index' is required/],
+    [['search', '--index', fixture, '--k'], 2, /--k needs a value/],
+    [['build', '--manifest', 'nope.toml', '--out', 'x.ggi'], 1, /^groundgate: bad input nope\.toml: no such file or directory/],
+    [['build', '--manifest', 'mine.toml', '--out', 'x.ggi', '--text', 'zip'], 2, /one of lz4, plain/],
+    [['mcp', '--index', path.join(root, 'README.md')], 1, /not a groundgate index/],
+    [['frobnicate'], 2, /unknown command 'frobnicate'/],
+  ];
+  for (const [args, code, pattern] of cases) {
+    const r = run(bin, args, { input: '' });
+    assert.equal(r.status, code, `${args.join(' ')}: ${r.stderr}`);
+    assert.match(r.stderr, pattern, args.join(' '));
+    assert.doesNotMatch(r.stderr, /\n\s+at /, `no stack trace: ${args.join(' ')}`);
+  }
+  const help = run(bin, ['--help']);
+  assert.equal(help.status, 0);
+  for (const c of ['ask', 'search', 'grep', 'sources', 'read', 'links', 'tool', 'tools', 'build', 'mcp', 'rules']) {
+    assert.match(help.stdout, new RegExp(`^  ${c} `, 'm'));
+    const own = run(bin, [c, '--help']);
+    assert.equal(own.status, 0, `${c} --help: ${own.stderr}`);
+    assert.match(own.stdout, new RegExp(`usage: groundgate ${c}`));
+  }
+});
+
+test('bin: mcp serves the installed package to an MCP client', async () => {
+  const req = (await import('node:module')).createRequire(path.join(scratch, 'x.js'));
+  const { Client } = req('@modelcontextprotocol/sdk/client/index.js');
+  const { StdioClientTransport } = req('@modelcontextprotocol/sdk/client/stdio.js');
+  const client = new Client({ name: 'pack-test', version: '0' });
+  await client.connect(new StdioClientTransport({ command: bin, args: ['mcp', '--index', fixture], stderr: 'pipe' }));
+  try {
+    const { tools } = await client.listTools();
+    assert.deepEqual(tools.map((t) => t.name).sort(), ['grep', 'links', 'read', 'search', 'sources']);
+    const r = await client.callTool({ name: 'search', arguments: { query: '대한민국의 주권', k: 1 } });
+    assert.equal(r.isError, undefined);
+    assert.equal(r.structuredContent.results[0].article, '제1조');
+  } finally {
+    await client.close();
+  }
+});
+
+test('an esbuild browser bundle loads the wasm in headless Chromium', async () => {
+  const app = path.join(scratch, 'app');
+  mkdirSync(path.join(app, 'dist'), { recursive: true });
+  writeFileSync(path.join(app, 'main.js'), `
+    import init, { Engine } from 'groundgate';
+    await init();
+    const bytes = new Uint8Array(await (await fetch('/excerpts.ggi')).arrayBuffer());
+    const engine = new Engine();
+    engine.addInstance('excerpts', bytes);
+    const hits = engine.search('excerpts', '대한민국의 주권은 누구에게 있나요', 1);
+    window.result = { article: hits[0].article, route: engine.ask('대한민국 헌법에서 주권은 누구에게 있나요?').route };`);
+  const esbuild = (await import('esbuild')).default;
+  await esbuild.build({ absWorkingDir: scratch, entryPoints: ['app/main.js'], bundle: true, format: 'esm', platform: 'browser', outfile: 'app/dist/main.js', logLevel: 'error' });
+  // The wasm travels next to the bundle (the README's instruction).
+  copyFileSync(path.join(scratch, 'node_modules/groundgate/web/groundgate_bg.wasm'), path.join(app, 'dist/groundgate_bg.wasm'));
+  const files = {
+    '/': ['text/html', '<!doctype html><meta charset="utf-8"><script type="module" src="/dist/main.js"></script>'],
+    '/dist/main.js': ['text/javascript', readFileSync(path.join(app, 'dist/main.js'))],
+    '/dist/groundgate_bg.wasm': ['application/wasm', readFileSync(path.join(app, 'dist/groundgate_bg.wasm'))],
+    '/excerpts.ggi': ['application/octet-stream', readFileSync(fixture)],
+  };
+  const server = http.createServer((q, s) => {
+    const f = files[new URL(q.url, 'http://x').pathname];
+    if (f) s.writeHead(200, { 'content-type': f[0] }).end(f[1]);
+    else s.writeHead(404).end();
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  const { chromium } = await import('playwright-core');
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update'],
+  });
+  try {
+    const page = await browser.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`http://127.0.0.1:${server.address().port}/`);
+    await page.waitForFunction(() => window.result || null, null, { timeout: 15000 }).catch(() => {});
+    assert.deepEqual(errors, []);
+    const result = await page.evaluate(() => window.result);
+    assert.equal(result.article, '제1조');
+    assert.ok(['push', 'pull', 'skip'].includes(result.route));
+  } finally {
+    await browser.close();
+    server.close();
+  }
+});

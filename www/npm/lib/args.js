@@ -1,0 +1,95 @@
+'use strict';
+// Command-line flags, parsed the way the native CLI (clap) reads them: `--name value`,
+// `--name=value`, boolean `--flag`, options that take several values (`--index a.ggi b.ggi`: every
+// following word up to the next `--flag` or `--`), positional words, and `--` ending the flags.
+// A spec maps each flag to {type: 'string'|'boolean', multiple?, repeat?, choices?, default?,
+// required?, requires?}: `multiple` takes every following word (clap's `num_args = 1..`), `multiple`
+// with `repeat` one value per occurrence (`--index a --index b`). Every mistake is a UsageError (exit code 2), never a stack trace.
+
+class UsageError extends Error {
+  constructor(message) {
+    super(message);
+    this.name = 'UsageError';
+    this.exitCode = 2;
+  }
+}
+
+function parse(argv, spec, command) {
+  const values = {};
+  const positional = [];
+  let i = 0;
+  const take = (name, opt, inline) => {
+    if (opt.type === 'boolean') {
+      if (inline !== undefined) throw new UsageError(`--${name} takes no value`);
+      values[name] = true;
+      return;
+    }
+    const got = [];
+    if (inline !== undefined) got.push(inline);
+    else {
+      while (i < argv.length && argv[i] !== '--' && !(argv[i].startsWith('--') && argv[i].length > 2)) {
+        got.push(argv[i++]);
+        if (!opt.multiple || opt.repeat) break;
+      }
+    }
+    if (got.length === 0) throw new UsageError(`--${name} needs a value`);
+    for (const v of got) {
+      if (opt.choices && !opt.choices.includes(v)) {
+        throw new UsageError(`invalid value '${v}' for --${name}: one of ${opt.choices.join(', ')}`);
+      }
+    }
+    if (opt.multiple) values[name] = [...(values[name] ?? []), ...got];
+    else if (values[name] !== undefined) throw new UsageError(`--${name} given more than once`);
+    else values[name] = got[0];
+  };
+  while (i < argv.length) {
+    const a = argv[i++];
+    if (a === '--') {
+      positional.push(...argv.slice(i));
+      break;
+    }
+    if (a.startsWith('--') && a.length > 2) {
+      const eq = a.indexOf('=');
+      const name = eq < 0 ? a.slice(2) : a.slice(2, eq);
+      const opt = spec[name];
+      if (!opt) throw new UsageError(`unexpected argument '--${name}' for 'groundgate ${command}' (see --help)`);
+      take(name, opt, eq < 0 ? undefined : a.slice(eq + 1));
+    } else {
+      positional.push(a);
+    }
+  }
+  if (values.help) return { values, positional };
+  for (const [name, opt] of Object.entries(spec)) {
+    if (values[name] === undefined) {
+      if (opt.required) throw new UsageError(`the argument '--${name}' is required for 'groundgate ${command}'`);
+      if (opt.default !== undefined) values[name] = opt.default;
+      else if (opt.type === 'boolean') values[name] = false;
+    }
+    if (opt.requires && values[name] === true && !values[opt.requires]) {
+      throw new UsageError(`--${name} requires --${opt.requires}`);
+    }
+  }
+  return { values, positional };
+}
+
+/** Parse a non-negative integer flag value. */
+function integer(name, text) {
+  if (text === undefined) return undefined;
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(Number(text))) {
+    throw new UsageError(`invalid value '${text}' for --${name}: a non-negative integer`);
+  }
+  return Number(text);
+}
+
+/** The usage text of a command from its spec. */
+function usage(command, summary, spec, positional) {
+  const lines = [summary, '', `usage: groundgate ${command} [options]${positional ? ` ${positional}` : ''}`, ''];
+  for (const [name, opt] of Object.entries(spec)) {
+    const value = opt.type === 'boolean' ? '' : opt.multiple ? (opt.repeat ? ' <FILE> (repeat)' : ' <FILE>...') : ` <${opt.choices ? opt.choices.join('|') : 'VALUE'}>`;
+    const def = opt.default !== undefined ? ` [default: ${opt.default}]` : opt.required ? ' (required)' : '';
+    lines.push(`  --${name}${value}`.padEnd(34) + `${opt.help ?? ''}${def}`);
+  }
+  return lines.join('\n') + '\n';
+}
+
+module.exports = { parse, integer, usage, UsageError };

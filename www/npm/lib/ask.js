@@ -1,0 +1,74 @@
+'use strict';
+// `groundgate ask`: the push pipeline over one or more indexes, as JSON Lines (byte-identical to the
+// native CLI's `ask --jsonl`) or readable text.
+
+const { parse, integer, usage, UsageError } = require('./args');
+const load = require('./load');
+const jsonl = require('./jsonl');
+
+const summary = 'Decide and deliver cited evidence for prompts (the push pipeline) over one or more indexes.';
+const spec = {
+  index: { type: 'string', multiple: true, required: true, help: 'index files, one per instance' },
+  session: { type: 'string', help: 'session id for dedup (a JSON line\'s "session" overrides it)' },
+  format: { type: 'string', choices: ['short', 'detailed'], default: 'short', help: 'context format' },
+  jsonl: { type: 'boolean', help: 'read {"id","prompt","session"?} lines on stdin, write one answer line each' },
+  timings: { type: 'boolean', requires: 'jsonl', help: 'with --jsonl: per-prompt time on stderr at the end' },
+  config: { type: 'string', help: 'engine settings (TOML file)' },
+  now: { type: 'string', help: 'fix the clock at this time (ms since the epoch)' },
+  help: { type: 'boolean', help: 'this text' },
+};
+
+/** Engine settings from a TOML file, read by the indexer module's TOML reader (the same crate as natively). */
+function readConfig(file) {
+  const text = load.readFile(file).toString('utf8');
+  const indexer = require('./indexer');
+  try {
+    return JSON.parse(indexer.module().tomlToJson(text));
+  } catch (e) {
+    throw load.withFile(file, e);
+  }
+}
+
+async function run(argv) {
+  const { values: a, positional } = parse(argv, spec, 'ask');
+  if (a.help) return process.stdout.write(usage('ask', summary, spec, '[PROMPT]...'));
+  const now = integer('now', a.now);
+  const config = a.config === undefined ? undefined : readConfig(a.config);
+  const engine = load.engine(a.index, { config, now });
+  const format = a.format;
+  if (a.jsonl) {
+    if (positional.length) throw new UsageError('with --jsonl the prompts come from stdin, one JSON object a line');
+    const clock = new jsonl.Timings();
+    await jsonl.serve((id, body) => {
+      const session = typeof body.session === 'string' ? body.session : a.session;
+      if (typeof body.prompt !== 'string') return jsonl.errorLine(id, jsonl.invalid('prompt', 'each line needs a string "prompt"'));
+      try {
+        return jsonl.okLine(id, clock.time(() => engine.askJson(body.prompt, { session, format })));
+      } catch (e) {
+        return jsonl.errorLine(id, e);
+      }
+    });
+    if (a.timings) process.stderr.write(clock.summary() + '\n');
+    return;
+  }
+  const prompts = positional.length ? [positional.join(' ')] : await load.readStdin();
+  for (const p of prompts.filter((p) => p.trim() !== '')) {
+    const answer = engine.ask(p, { session: a.session, format });
+    const lines = [`prompt:  ${p}`, `route:   ${answer.route} (${answer.kind})   reasons: ${answer.reasons.join(', ')}`];
+    for (const l of answer.log.instances) lines.push(`  ${l.instance.padEnd(14)} ${instanceSummary(l)}`);
+    if (answer.context) lines.push(answer.context);
+    process.stdout.write(lines.join('\n') + '\n');
+  }
+}
+
+/** One instance's outcome in a line, as the native CLI prints it (`InstanceLog::summary`). */
+function instanceSummary(l) {
+  let s = l.outcome;
+  if (l.forced) s += ', forced';
+  if (l.anchors.length) s += `, anchors ${l.anchors.join('/')}`;
+  const g = l.gate;
+  if (g) s += `, top ${g.top_score}, relevance ${g.relevance} (≥ ${g.relevance_threshold}), sufficiency ${g.sufficiency} (≥ ${g.sufficiency_threshold})`;
+  return `${s}, ${l.chars}/${l.budget} chars`;
+}
+
+module.exports = { summary, run };

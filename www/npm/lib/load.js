@@ -1,0 +1,108 @@
+'use strict';
+// Loading what the commands need: the wasm module, index files into an Engine (instance name = the
+// index's own name, as the native CLI does), and stdin as lines.
+
+const fs = require('node:fs');
+const path = require('node:path');
+
+/** The wasm runtime (pkg/node), loaded on first use so that `--help` stays instant. */
+function wasm() {
+  return require(path.join(__dirname, '..', 'node', 'groundgate.js'));
+}
+
+/** Read a file, with the path in the message of any failure. */
+function readFile(file) {
+  try {
+    return fs.readFileSync(file);
+  } catch (e) {
+    throw new Error(`${file}: ${systemMessage(e)}`);
+  }
+}
+
+/** `ENOENT: no such file or directory, open 'x'` → `no such file or directory`. */
+function systemMessage(e) {
+  if (e && typeof e.code === 'string' && typeof e.message === 'string' && e.message.startsWith(`${e.code}: `)) {
+    return e.message.slice(e.code.length + 2).replace(/, \w+ '.*'$/, '');
+  }
+  return e && e.message ? e.message : String(e);
+}
+
+/** Prefix a groundgate error's message with the file it concerns, keeping its `code`. */
+function withFile(file, e) {
+  const err = new Error(`${file}: ${e && e.message ? e.message : String(e)}`);
+  if (e && e.code) err.code = e.code;
+  return err;
+}
+
+/**
+ * An Engine with every index loaded; `now` fixes the clock (ms since the epoch); `verify` checks
+ * every section's checksum first (a long-running server should fail at start, not mid-call).
+ */
+function engine(files, { config, now, verify = false } = {}) {
+  const gg = wasm();
+  const eng = new gg.Engine(config);
+  if (now !== undefined) eng.setClock(now);
+  for (const file of files) {
+    const bytes = readFile(file);
+    let name;
+    try {
+      const index = new gg.Index(bytes);
+      if (verify) index.verify();
+      name = index.info().name;
+      index.free();
+      eng.addInstance(name, bytes);
+    } catch (e) {
+      eng.free();
+      throw withFile(file, e);
+    }
+  }
+  return eng;
+}
+
+/**
+ * Call `onLine(line, n)` for every line of stdin (split on `\n`, a trailing `\r` dropped, as Rust's
+ * `lines()` does), in order, as lines arrive; resolves after the last one.
+ */
+function eachStdinLine(onLine) {
+  return new Promise((resolve, reject) => {
+    const { StringDecoder } = require('node:string_decoder');
+    const decoder = new StringDecoder('utf8');
+    let pending = '';
+    let n = 0;
+    const emit = (line) => onLine(line.endsWith('\r') ? line.slice(0, -1) : line, n++);
+    process.stdin.on('data', (chunk) => {
+      try {
+        pending += decoder.write(chunk);
+        let at;
+        while ((at = pending.indexOf('\n')) >= 0) {
+          const line = pending.slice(0, at);
+          pending = pending.slice(at + 1);
+          emit(line);
+        }
+      } catch (e) {
+        process.stdin.destroy();
+        reject(e);
+      }
+    });
+    process.stdin.on('end', () => {
+      try {
+        pending += decoder.end();
+        if (pending.length > 0) emit(pending);
+        resolve();
+      } catch (e) {
+        reject(e);
+      }
+    });
+    process.stdin.on('error', reject);
+  });
+}
+
+/** Read all of stdin as text. */
+function readStdin() {
+  return new Promise((resolve, reject) => {
+    const lines = [];
+    eachStdinLine((l) => lines.push(l)).then(() => resolve(lines), reject);
+  });
+}
+
+module.exports = { wasm, readFile, systemMessage, withFile, engine, eachStdinLine, readStdin };

@@ -1,0 +1,108 @@
+'use strict';
+// `groundgate mcp`: an MCP server (stdio) over index files, on the SDK's low-level `Server`.
+//
+// Conversion only: the tools, their JSON Schemas (input and output), titles, descriptions and
+// annotations come from the Rust module src/tools through `Engine.toolDefinitions()` and are passed
+// on as they are (no second copy of the schemas here); a call is `engine.callToolJson(name, args)`,
+// whose JSON text becomes both the text content and `structuredContent`. Argument checking is the
+// library's: a bad argument comes back as an `isError` result naming the field, and the server goes
+// on serving. The delivery rules (`Engine.rules`) are the prompt `rules`; rules 3–4 are also the
+// server's `instructions`. Logs go to stderr only: stdout is the protocol.
+
+const { parse, usage } = require('./args');
+const load = require('./load');
+
+const summary = 'Serve the pull tools (search, grep, sources, read, links) over MCP on stdio.';
+const spec = {
+  index: { type: 'string', multiple: true, required: true, help: 'index files, one per instance' },
+  help: { type: 'boolean', help: 'this text' },
+};
+
+/** Rules `numbers` of the delivery rules in `lang`, as written in the library. */
+function ruleLines(gg, lang, numbers) {
+  const lines = gg.Engine.rules(lang).split('\n');
+  return lines.filter((l) => numbers.some((n) => l.startsWith(`${n}. `)));
+}
+
+/** The server's instructions: what it serves and the field report's rules 3–4 (en, ko). */
+function instructions(gg, engine) {
+  return [
+    `groundgate: cited search over these document collections (instances): ${engine.instances().join(', ')}.`,
+    'Search with `search` (or `grep` for an exact phrase), open the original with `read` (its citation is',
+    'the location to cite), list what an instance holds with `sources`, follow a record\'s attachments with `links`.',
+    ...ruleLines(gg, 'en', [3, 4]),
+    ...ruleLines(gg, 'ko', [3, 4]),
+  ].join('\n');
+}
+
+/** A text result of an error thrown by the library (`code`, `message`). */
+function errorResult(e) {
+  const code = e && typeof e.code === 'string' ? e.code : 'internal';
+  const message = e && typeof e.message === 'string' ? e.message : String(e);
+  return { isError: true, content: [{ type: 'text', text: `${code}: ${message}` }] };
+}
+
+/**
+ * An MCP `Server` (not yet connected) answering from `engine`, an `Engine` with its instances
+ * loaded. Embed it in your own host with any SDK transport.
+ */
+function createServer(engine, { name = 'groundgate', version = require('../package.json').version } = {}) {
+  const gg = load.wasm();
+  const { Server } = require('@modelcontextprotocol/sdk/server/index.js');
+  const types = require('@modelcontextprotocol/sdk/types.js');
+  const tools = gg.Engine.toolDefinitions();
+  const server = new Server(
+    { name, version, title: 'groundgate' },
+    { capabilities: { tools: {}, prompts: {} }, instructions: instructions(gg, engine) },
+  );
+  server.setRequestHandler(types.ListToolsRequestSchema, async () => ({ tools }));
+  server.setRequestHandler(types.CallToolRequestSchema, async (request) => {
+    const { name: tool, arguments: args } = request.params;
+    let json;
+    try {
+      json = engine.callToolJson(tool, JSON.stringify(args ?? {}));
+    } catch (e) {
+      return errorResult(e);
+    }
+    return { content: [{ type: 'text', text: json }], structuredContent: JSON.parse(json) };
+  });
+  const prompt = {
+    name: 'rules',
+    title: 'Evidence delivery rules',
+    description: 'The rules for answering from groundgate evidence and tools (cite, say "insufficient", open the source before citing a page or article).',
+    arguments: [{ name: 'lang', description: 'ko or en (default en)', required: false }],
+  };
+  server.setRequestHandler(types.ListPromptsRequestSchema, async () => ({ prompts: [prompt] }));
+  server.setRequestHandler(types.GetPromptRequestSchema, async (request) => {
+    if (request.params.name !== 'rules') {
+      throw new types.McpError(types.ErrorCode.InvalidParams, `unknown prompt ${JSON.stringify(request.params.name)}; the prompt is "rules"`);
+    }
+    const lang = request.params.arguments?.lang ?? 'en';
+    let text;
+    try {
+      text = gg.Engine.rules(lang);
+    } catch (e) {
+      throw new types.McpError(types.ErrorCode.InvalidParams, e.message);
+    }
+    return { description: prompt.description, messages: [{ role: 'user', content: { type: 'text', text } }] };
+  });
+  return server;
+}
+
+async function run(argv) {
+  const { values: a } = parse(argv, spec, 'mcp');
+  if (a.help) return process.stdout.write(usage('mcp', summary, spec));
+  const engine = load.engine(a.index, { verify: true });
+  const { StdioServerTransport } = require('@modelcontextprotocol/sdk/server/stdio.js');
+  const server = createServer(engine);
+  const transport = new StdioServerTransport();
+  const closed = new Promise((resolve) => {
+    server.onclose = resolve;
+  });
+  await server.connect(transport);
+  process.stderr.write(`groundgate mcp: serving ${engine.instances().join(', ')} on stdio\n`);
+  process.stdin.on('end', () => server.close());
+  await closed;
+}
+
+module.exports = { summary, run, createServer, instructions };

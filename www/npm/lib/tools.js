@@ -1,0 +1,184 @@
+'use strict';
+// `groundgate search|grep|sources|read|links|tool|tools`: the pull tools over one or more indexes,
+// as readable text or JSON Lines, with the native CLI's flags and bytes (docs/tools.md). Conversion
+// only: every call is `engine.callToolJson` (the Rust module src/tools); `search --jsonl` over one
+// index without `--tool` keeps its historic `{"id","hits"}` contract (Index.searchJson).
+
+const { parse, integer, usage, UsageError } = require('./args');
+const load = require('./load');
+const jsonl = require('./jsonl');
+
+const common = {
+  index: { type: 'string', multiple: true, repeat: true, required: true, help: 'index files, one per instance; repeat --index' },
+  jsonl: { type: 'boolean', help: 'read JSON lines on stdin (the tool\'s arguments, plus "id"), write one line each' },
+  timings: { type: 'boolean', requires: 'jsonl', help: 'with --jsonl: per-call time on stderr at the end' },
+  help: { type: 'boolean', help: 'this text' },
+};
+const str = (help) => ({ type: 'string', help });
+const num = (help) => ({ type: 'string', help, integer: true });
+
+/** Each tool command: its summary, extra flags, positional words (joined into one argument). */
+const TOOLS = {
+  search: {
+    summary: 'Search one or more indexes (BM25, merged); queries from the arguments or JSON lines.',
+    flags: { k: num('results per query (tool: default 5, at most 50; one-index --jsonl: default 10)'), instance: str('search only this instance'), detailed: { type: 'boolean', help: 'add chunk ids, scores and matched terms' }, tool: { type: 'boolean', requires: 'jsonl', help: 'with --jsonl: the tool contract even for one index' } },
+    words: 'query',
+  },
+  grep: {
+    summary: 'Find an exact phrase (after normalisation) in one or more indexes; matches marked « ».',
+    flags: { instance: str('search only this instance'), limit: num('most matches'), detailed: { type: 'boolean', help: 'add chunk ids and the number of chunks checked' } },
+    words: 'text',
+  },
+  sources: { summary: 'List the sources of one or more indexes with their locations.', flags: { instance: str('only this instance') } },
+  read: {
+    summary: 'Read the text at a location (page, article, heading or chunk) of a source, with its citation.',
+    flags: { instance: str('instance name'), source: str('source id'), page: num('printed page'), article: str('article (제10조 or 10)'), heading: str('heading'), chunk: num('chunk id'), around: num('neighbouring chunks on each side (0–5)') },
+  },
+  links: { summary: 'A source\'s links, resolved to sources of the loaded indexes where they name one.', flags: { instance: str('instance name'), source: str('source id') } },
+  tool: { summary: 'Serve {"id","tool","arguments"} JSON lines on stdin (any tool), one reply line each.', flags: {} },
+};
+
+/** protocol::tool_result: the tool's JSON for one request body. */
+function toolResult(engine, body, name) {
+  const { tool, arguments: args, ...rest } = body;
+  let toolName = name;
+  if (tool !== undefined) {
+    if (typeof tool !== 'string') throw jsonl.invalid('tool', 'must be a string');
+    toolName = tool;
+  } else if (toolName === undefined) throw jsonl.invalid('tool', 'each line needs a string "tool"');
+  let a;
+  if (args !== undefined) {
+    if (Object.keys(rest).length) throw jsonl.invalid('arguments', 'give the arguments under "arguments" or at the top level, not both');
+    a = args;
+  } else a = rest;
+  // Keys sorted, as serde_json's map writes the arguments natively (the first unknown field named
+  // in an error is the first in that order).
+  return engine.callToolJson(toolName, jsonl.idJson(a));
+}
+
+function command(name) {
+  const t = TOOLS[name];
+  const spec = { ...common, ...t.flags };
+  async function run(argv) {
+    const { values: v, positional } = parse(argv, spec, name);
+    if (v.help) return process.stdout.write(usage(name, t.summary, spec, t.words ? `[${t.words.toUpperCase()}]...` : ''));
+    if (positional.length && !t.words) throw new UsageError(`unexpected argument '${positional[0]}'`);
+    const args = {};
+    if (t.words && positional.length) args[t.words] = positional.join(' ');
+    for (const [flag, opt] of Object.entries(t.flags)) {
+      if (flag === 'tool' || v[flag] === undefined || v[flag] === false) continue;
+      args[flag] = opt.integer ? integer(flag, v[flag]) : v[flag];
+    }
+    if (name === 'search' && v.jsonl && !v.tool && v.index.length === 1) return legacySearch(v.index[0], args.k ?? 10, v.timings);
+    const engine = load.engine(v.index);
+    if (name === 'tool') {
+      const clock = new jsonl.Timings();
+      await jsonl.serveHandleLine(engine, clock);
+      if (v.timings) process.stderr.write(clock.summary() + '\n');
+      return;
+    }
+    if (v.jsonl) {
+      const clock = new jsonl.Timings();
+      await jsonl.serve((id, body) => {
+        if (body.arguments === undefined) for (const [k, x] of Object.entries(args)) if (!(k in body)) body[k] = x;
+        try {
+          return `{"id":${jsonl.idJson(id)},"result":${clock.time(() => toolResult(engine, body, name))}}`;
+        } catch (e) {
+          return jsonl.errorLine(id, e);
+        }
+      });
+      if (v.timings) process.stderr.write(clock.summary() + '\n');
+      return;
+    }
+    process.stdout.write(human(name, JSON.parse(engine.callToolJson(name, jsonl.idJson(args)))));
+  }
+  return { summary: t.summary, run };
+}
+
+/** `search --jsonl` over one index: `{"id","query"}` → `{"id","hits"}` (the historic contract). */
+async function legacySearch(file, k, timings) {
+  const gg = load.wasm();
+  let index;
+  try {
+    index = new gg.Index(load.readFile(file));
+  } catch (e) {
+    throw load.withFile(file, e);
+  }
+  const clock = new jsonl.Timings();
+  await jsonl.serve((id, body) => {
+    if (typeof body.query !== 'string') return jsonl.errorLine(id, jsonl.invalid('query', 'each line needs a string "query"'));
+    try {
+      return `{"id":${jsonl.idJson(id)},"hits":${clock.time(() => index.searchJson(body.query, k))}}`;
+    } catch (e) {
+      return jsonl.errorLine(id, e);
+    }
+  });
+  if (timings) process.stderr.write(clock.summary() + '\n');
+}
+
+/** `groundgate tools`: the definitions, as the native CLI prints them. */
+const definitions = {
+  summary: 'Print the tools\' definitions (name, title, description, JSON Schemas, annotations).',
+  async run(argv) {
+    const spec = { help: { type: 'boolean', help: 'this text' } };
+    if (parse(argv, spec, 'tools').values.help) return process.stdout.write(usage('tools', definitions.summary, spec));
+    process.stdout.write(JSON.stringify(load.wasm().Engine.toolDefinitions(), null, 2) + '\n');
+  },
+};
+
+const s = (v, k) => (v && typeof v[k] === 'string' ? v[k] : '');
+const items = (v, k) => (v && Array.isArray(v[k]) ? v[k] : []);
+const snippet = (text, n) => [...text.replaceAll('\n', ' ')].slice(0, n).join('');
+
+function location(v) {
+  const parts = [];
+  if (Number.isInteger(v.page) && v.page >= 0) parts.push(`p.${v.page}`);
+  if (typeof v.article === 'string') parts.push(v.article);
+  if (typeof v.section === 'string') parts.push(`§${v.section}`);
+  if (typeof v.heading === 'string') parts.push(`“${v.heading}”`);
+  if (typeof v.date === 'string') parts.push(`[${v.date}]`);
+  return parts.join(' ');
+}
+
+/** The readable text of a tool result (the native CLI's layout). */
+function human(name, r) {
+  const out = [];
+  if (name === 'search') {
+    out.push(`query: ${s(r, 'query')}   (instances: ${items(r, 'instances').join(', ')})`);
+    if (!items(r, 'results').length) out.push('  (no hits)');
+    for (const h of items(r, 'results')) {
+      out.push(`${String(h.rank ?? 0).padStart(3)}. ${s(h, 'instance')}  ${s(h, 'source')}  ${location(h)}`);
+      out.push(`     ${snippet(s(h, 'text'), 110)}`);
+    }
+  } else if (name === 'grep') {
+    out.push(`text: ${s(r, 'text')}   (${r.total ?? 0} matching chunks)`);
+    for (const m of items(r, 'matches')) {
+      out.push(`  ${s(m, 'instance')}  ${s(m, 'source')}  ${location(m)}`);
+      const text = [...s(m, 'text')];
+      const at = Math.max(text.indexOf('«'), 0);
+      out.push(`     ${text.slice(Math.max(at - 50, 0), Math.min(at + 110, text.length)).join('').replaceAll('\n', ' ')}`);
+    }
+  } else if (name === 'sources') {
+    for (const e of items(r, 'sources')) {
+      const pages = Array.isArray(e.pages) && e.pages.length === 2 ? ` pp.${e.pages[0]}–${e.pages[1]}` : '';
+      const arts = items(e, 'articles').length + (e.articles_more ?? 0);
+      const heads = items(e, 'headings').length + (e.headings_more ?? 0);
+      out.push(`${s(e, 'instance').padEnd(14)} ${s(e, 'source').padEnd(28)} ${s(e, 'title')} [${s(e, 'kind')}] ${e.chunks ?? 0} chunks${pages} ${arts} articles ${heads} headings`);
+    }
+  } else if (name === 'read') {
+    out.push(`${s(r, 'instance')} · ${s(r, 'source')} · ${s(r, 'title')}  ${location(r)}`);
+    for (const p of items(r, 'before')) out.push(`  (before, chunk ${p.chunk}) ${snippet(s(p, 'text'), 200)}`);
+    out.push(s(r, 'text'));
+    for (const p of items(r, 'after')) out.push(`  (after, chunk ${p.chunk}) ${snippet(s(p, 'text'), 200)}`);
+  } else if (name === 'links') {
+    out.push(`${s(r, 'instance')} · ${s(r, 'source')} · ${s(r, 'title')}`);
+    for (const l of items(r, 'links')) {
+      const to = items(l, 'resolved').map((t) => `${s(t, 'instance')}/${s(t, 'source')}`);
+      out.push(`  ${s(l, 'link')}${to.length ? `  → ${to.join(', ')}` : ''}`);
+    }
+  } else out.push(JSON.stringify(r));
+  if (r.truncated === true) out.push('(truncated)');
+  return out.join('\n') + '\n';
+}
+
+module.exports = { command, definitions, toolResult, human, TOOLS };
