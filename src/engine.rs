@@ -23,7 +23,7 @@ use serde::{Deserialize, Serialize};
 use crate::corpus::Citation;
 use crate::deliver::context::{self, Format};
 use crate::deliver::log::{DecisionLog, InstanceLog, Outcome};
-use crate::deliver::{Sessions, budget};
+use crate::deliver::{SessionState, Sessions, budget};
 use crate::error::{Error, Result};
 use crate::gate::features::HitTerms;
 use crate::gate::router::{self, Form, FormVerdict};
@@ -451,6 +451,17 @@ impl Engine {
     /// Forget what a session has been shown.
     pub fn clear_session(&mut self, session: &str) {
         self.sessions.clear(session);
+    }
+
+    /// What a session has been shown within the dedup window, for a host to store between
+    /// processes (see [`crate::deliver::session`]).
+    pub fn export_session(&self, session: &str) -> Result<SessionState> {
+        self.sessions.export(session, self.clock.now_ms(), self.config.dedup_window_ms)
+    }
+
+    /// Merge a stored session state back (expired entries dropped); returns the entries kept.
+    pub fn import_session(&mut self, state: &SessionState) -> Result<usize> {
+        self.sessions.import(state, self.clock.now_ms(), self.config.dedup_window_ms)
     }
 
     /// Split forcing tags (`#rnd`) off the prompt: (query text, forced instance indexes).

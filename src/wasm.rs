@@ -283,6 +283,20 @@ impl WasmEngine {
         self.engine.clear_session(session);
     }
 
+    /// What `session` has been shown within the dedup window, as text to store between processes
+    /// (`groundgate-session 1`, then `INSTANCE CHUNK AT_MS` lines); `importSession` reads it back.
+    #[wasm_bindgen(js_name = exportSession)]
+    pub fn export_session(&self, session: &str) -> Result<String, JsValue> {
+        Ok(self.engine.export_session(session).map_err(js_error)?.to_text())
+    }
+
+    /// Merge a stored session state (expired entries dropped); returns how many entries it keeps.
+    #[wasm_bindgen(js_name = importSession)]
+    pub fn import_session(&mut self, session: &str, state: &str) -> Result<usize, JsValue> {
+        let state = crate::deliver::SessionState::parse(session, state).map_err(js_error)?;
+        self.engine.import_session(&state).map_err(js_error)
+    }
+
     /// The delivery rules for an agent's instructions, `lang` = `ko` or `en`.
     pub fn rules(lang: &str) -> Result<String, JsValue> {
         crate::deliver::rules::rules(lang).map(str::to_string).map_err(js_error)

@@ -10,4 +10,4 @@ pub mod session;
 
 pub use context::Format;
 pub use log::{DecisionLog, Funnel, InstanceLog, Outcome};
-pub use session::Sessions;
+pub use session::{SessionState, Sessions, Shown};

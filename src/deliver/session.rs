@@ -5,8 +5,18 @@
 //! budget goes to the next-best chunk. Memory is bounded: entries older than the window are
 //! dropped on every write, and at most [`MAX_SESSIONS`] sessions are kept (the least recently used
 //! goes first).
+//!
+//! A host that runs one process per prompt (a Claude Code hook) keeps this state on disk between
+//! processes: [`Sessions::export`] gives one session's shown chunks as a [`SessionState`] and
+//! [`Sessions::import`] merges it back, dropping what expired. On disk and across the wasm boundary
+//! the state is a few lines of text ([`SessionState::to_text`], [`SessionState::parse`]): a header
+//! line `groundgate-session 1`, then one `INSTANCE CHUNK AT_MS` line per shown chunk. A hand-written
+//! line format instead of serde keeps the binding at a few hundred bytes of wasm (serde derives for
+//! these two types cost 4.4 KB gzipped, measured).
 
 use std::collections::BTreeMap;
+
+use crate::{Error, Result};
 
 /// Most sessions remembered at once.
 pub const MAX_SESSIONS: usize = 10_000;
@@ -16,6 +26,85 @@ struct Session {
     last_ms: u64,
     /// (instance, chunk) → time injected.
     injected: BTreeMap<(String, u32), u64>,
+}
+
+/// Most shown chunks one [`SessionState`] may carry.
+pub const MAX_SHOWN: usize = 10_000;
+
+/// One chunk a session was shown, and when.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Shown {
+    /// Instance name.
+    pub instance: String,
+    /// Chunk id within the instance's index.
+    pub chunk: u32,
+    /// When it was injected (ms, the engine's clock).
+    pub at_ms: u64,
+}
+
+/// What one session has been shown, in a form a host can store between processes.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SessionState {
+    /// Session id (1–256 bytes).
+    pub session: String,
+    /// Shown chunks, ordered by instance then chunk.
+    pub shown: Vec<Shown>,
+}
+
+/// First line of a stored session state.
+pub const HEADER: &str = "groundgate-session 1";
+
+impl SessionState {
+    /// The stored form: [`HEADER`], then `INSTANCE CHUNK AT_MS` lines (the session id is the
+    /// host's key and is not stored).
+    pub fn to_text(&self) -> String {
+        let mut out = String::with_capacity(HEADER.len() + 1 + self.shown.len() * 24);
+        out.push_str(HEADER);
+        out.push('\n');
+        for s in &self.shown {
+            out.push_str(&format!("{} {} {}\n", s.instance, s.chunk, s.at_ms));
+        }
+        out
+    }
+
+    /// Read the stored form for `session`; a wrong header, a malformed line or more than
+    /// [`MAX_SHOWN`] lines is an `invalid_argument` error naming the line.
+    pub fn parse(session: &str, text: &str) -> Result<SessionState> {
+        check_id(session)?;
+        let mut lines = text.lines();
+        if lines.next().map(str::trim_end) != Some(HEADER) {
+            return Err(Error::invalid("session state", format!("must start with {HEADER:?}")));
+        }
+        let mut shown = Vec::new();
+        for (n, line) in lines.enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+            if shown.len() == MAX_SHOWN {
+                return Err(Error::invalid("session state", format!("more than {MAX_SHOWN} shown chunks")));
+            }
+            let bad = || {
+                Error::invalid(
+                    "session state",
+                    format!("line {}: {line:?}; want INSTANCE CHUNK AT_MS", n + 2),
+                )
+            };
+            let mut f = line.split_ascii_whitespace();
+            let (Some(instance), Some(chunk), Some(at), None) = (f.next(), f.next(), f.next(), f.next())
+            else {
+                return Err(bad());
+            };
+            let chunk = chunk.parse().map_err(|_| bad())?;
+            let at_ms = at.parse().map_err(|_| bad())?;
+            shown.push(Shown { instance: instance.to_string(), chunk, at_ms });
+        }
+        Ok(SessionState { session: session.to_string(), shown })
+    }
+}
+
+/// Check a session id: 1–256 bytes.
+pub fn check_id(session: &str) -> Result<()> {
+    if session.is_empty() || session.len() > 256 {
+        return Err(Error::invalid("session", "must be 1–256 bytes"));
+    }
+    Ok(())
 }
 
 /// What each session has been shown.
@@ -35,17 +124,77 @@ impl Sessions {
 
     /// Record that these chunks were injected in `session` at `now_ms`.
     pub fn record(&mut self, session: &str, items: &[(String, u32)], now_ms: u64, window_ms: u64) {
-        if !self.sessions.contains_key(session)
-            && self.sessions.len() >= MAX_SESSIONS
-            && let Some(oldest) = self.sessions.iter().min_by_key(|(_, s)| s.last_ms).map(|(k, _)| k.clone())
-        {
-            self.sessions.remove(&oldest);
-        }
+        self.make_room(session);
         let s = self.sessions.entry(session.to_string()).or_default();
         s.last_ms = now_ms;
         s.injected.retain(|_, &mut t| now_ms.saturating_sub(t) < window_ms);
         for (instance, chunk) in items {
             s.injected.insert((instance.clone(), *chunk), now_ms);
+        }
+    }
+
+    /// One session's chunks shown less than `window_ms` before `now_ms` (empty for an unknown session).
+    pub fn export(&self, session: &str, now_ms: u64, window_ms: u64) -> Result<SessionState> {
+        check_id(session)?;
+        let shown = self
+            .sessions
+            .get(session)
+            .map(|s| {
+                s.injected
+                    .iter()
+                    .filter(|&(_, &t)| now_ms.saturating_sub(t) < window_ms)
+                    .map(|((instance, chunk), &at_ms)| Shown {
+                        instance: instance.clone(),
+                        chunk: *chunk,
+                        at_ms,
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        Ok(SessionState { session: session.to_string(), shown })
+    }
+
+    /// Merge a stored session state: each chunk keeps its latest time, entries older than
+    /// `window_ms` are dropped, times after `now_ms` count as `now_ms`. Returns how many entries
+    /// the session holds afterwards. Checks everything before changing anything.
+    pub fn import(&mut self, state: &SessionState, now_ms: u64, window_ms: u64) -> Result<usize> {
+        check_id(&state.session)?;
+        if state.shown.len() > MAX_SHOWN {
+            return Err(Error::invalid(
+                "session state",
+                format!("{} shown chunks, at most {MAX_SHOWN}", state.shown.len()),
+            ));
+        }
+        if let Some(bad) = state.shown.iter().find(|s| s.instance.is_empty() || s.instance.len() > 64) {
+            return Err(Error::invalid(
+                "session state",
+                format!("instance name {:?}: 1–64 bytes", bad.instance),
+            ));
+        }
+        let live: Vec<&Shown> =
+            state.shown.iter().filter(|s| now_ms.saturating_sub(s.at_ms) < window_ms).collect();
+        if live.is_empty() && !self.sessions.contains_key(&state.session) {
+            return Ok(0);
+        }
+        self.make_room(&state.session);
+        let s = self.sessions.entry(state.session.clone()).or_default();
+        s.injected.retain(|_, &mut t| now_ms.saturating_sub(t) < window_ms);
+        for item in live {
+            let at = item.at_ms.min(now_ms);
+            let slot = s.injected.entry((item.instance.clone(), item.chunk)).or_insert(at);
+            *slot = (*slot).max(at);
+            s.last_ms = s.last_ms.max(at);
+        }
+        Ok(s.injected.len())
+    }
+
+    /// Evict the least recently used session when `session` is new and the table is full.
+    fn make_room(&mut self, session: &str) {
+        if !self.sessions.contains_key(session)
+            && self.sessions.len() >= MAX_SESSIONS
+            && let Some(oldest) = self.sessions.iter().min_by_key(|(_, s)| s.last_ms).map(|(k, _)| k.clone())
+        {
+            self.sessions.remove(&oldest);
         }
     }
 
@@ -70,6 +219,93 @@ mod tests {
         assert!(!s.seen("a", "constitution", 5, 2_000, w));
         s.clear("a");
         assert!(!s.seen("a", "rnd", 5, 2_000, w));
+    }
+
+    #[test]
+    fn export_import_round_trip() {
+        let w = 1_000;
+        let mut a = Sessions::default();
+        a.record("s", &[("rnd".into(), 5), ("pyfaq".into(), 2)], 100, w);
+        a.record("s", &[("rnd".into(), 7)], 600, w);
+        a.record("other", &[("rnd".into(), 1)], 600, w);
+        let state = a.export("s", 700, w).unwrap();
+        assert_eq!(state.session, "s");
+        let keys: Vec<(&str, u32, u64)> =
+            state.shown.iter().map(|s| (s.instance.as_str(), s.chunk, s.at_ms)).collect();
+        assert_eq!(keys, [("pyfaq", 2, 100), ("rnd", 5, 100), ("rnd", 7, 600)]);
+        // Expired entries are not exported.
+        assert_eq!(a.export("s", 1_100, w).unwrap().shown.len(), 1);
+        assert!(a.export("nobody", 700, w).unwrap().shown.is_empty());
+
+        let mut b = Sessions::default();
+        assert_eq!(b.import(&state, 700, w).unwrap(), 3);
+        assert!(b.seen("s", "rnd", 5, 700, w));
+        assert!(b.seen("s", "pyfaq", 2, 700, w));
+        assert!(!b.seen("other", "rnd", 1, 700, w));
+        // Text round trip: what a host writes to disk reads back the same.
+        let text = state.to_text();
+        assert_eq!(text, "groundgate-session 1\npyfaq 2 100\nrnd 5 100\nrnd 7 600\n");
+        assert_eq!(SessionState::parse("s", &text).unwrap(), state);
+    }
+
+    #[test]
+    fn import_merges_drops_expired_and_clamps_the_future() {
+        let w = 1_000;
+        let mut s = Sessions::default();
+        s.record("s", &[("rnd".into(), 5)], 900, w);
+        let state = SessionState {
+            session: "s".into(),
+            shown: vec![
+                Shown { instance: "rnd".into(), chunk: 5, at_ms: 100 },
+                Shown { instance: "rnd".into(), chunk: 6, at_ms: 0 },
+                Shown { instance: "rnd".into(), chunk: 8, at_ms: 9_999_999 },
+            ],
+        };
+        assert_eq!(s.import(&state, 1_000, w).unwrap(), 2);
+        // The later time wins; the expired entry is dropped; the future one counts as now.
+        assert!(s.seen("s", "rnd", 5, 1_899, w));
+        assert!(!s.seen("s", "rnd", 6, 1_000, w));
+        assert!(s.seen("s", "rnd", 8, 1_999, w));
+        assert!(!s.seen("s", "rnd", 8, 2_000, w));
+    }
+
+    #[test]
+    fn import_rejects_bad_state_and_changes_nothing() {
+        let mut s = Sessions::default();
+        let bad_id = SessionState { session: String::new(), shown: vec![] };
+        assert_eq!(s.import(&bad_id, 0, 10).unwrap_err().code(), "invalid_argument");
+        let long_id = SessionState { session: "x".repeat(257), shown: vec![] };
+        assert_eq!(s.import(&long_id, 0, 10).unwrap_err().code(), "invalid_argument");
+        let one = Shown { instance: "rnd".into(), chunk: 1, at_ms: 0 };
+        let too_many = SessionState { session: "s".into(), shown: vec![one; MAX_SHOWN + 1] };
+        assert_eq!(s.import(&too_many, 0, 10).unwrap_err().code(), "invalid_argument");
+        let bad_name = SessionState {
+            session: "s".into(),
+            shown: vec![
+                Shown { instance: "rnd".into(), chunk: 1, at_ms: 0 },
+                Shown { instance: String::new(), chunk: 1, at_ms: 0 },
+            ],
+        };
+        assert_eq!(s.import(&bad_name, 0, 10).unwrap_err().code(), "invalid_argument");
+        assert!(!s.seen("s", "rnd", 1, 0, 10));
+        assert!(s.sessions.is_empty());
+        assert_eq!(s.export("", 0, 10).unwrap_err().code(), "invalid_argument");
+        // The stored form is checked line by line.
+        for bad in [
+            "",
+            "rnd 1 2\n",
+            "groundgate-session 2\n",
+            "groundgate-session 1\nrnd 1\n",
+            "groundgate-session 1\nrnd x 2\n",
+            "groundgate-session 1\nrnd 1 2 3\n",
+            "groundgate-session 1\nrnd -1 2\n",
+        ] {
+            assert_eq!(SessionState::parse("s", bad).unwrap_err().code(), "invalid_argument", "{bad:?}");
+        }
+        let many = format!("{HEADER}\n{}", "rnd 1 2\n".repeat(MAX_SHOWN + 1));
+        assert!(SessionState::parse("s", &many).is_err());
+        assert!(SessionState::parse("", "groundgate-session 1\n").is_err());
+        assert_eq!(SessionState::parse("s", "groundgate-session 1\r\n\nrnd 1 2\r\n").unwrap().shown.len(), 1);
     }
 
     #[test]

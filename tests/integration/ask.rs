@@ -13,7 +13,7 @@ use groundgate::{AnalyzerSettings, AskOptions, Config, Engine, IndexBuilder, Ins
 use crate::util::data_dir;
 
 /// A synthetic instance: `n` chunks of about `len` characters about 감리원 교육, with anchors.
-fn instance(name: &str, n: usize, len: usize) -> Vec<u8> {
+pub(crate) fn instance(name: &str, n: usize, len: usize) -> Vec<u8> {
     let mut b = IndexBuilder::new(name, AnalyzerSettings::default());
     b.add_anchor("감리원");
     b.add_anchor("supervisor");
@@ -53,7 +53,7 @@ fn judges(relevance: f64, sufficiency: f64) -> InstanceOptions {
 }
 
 /// An engine whose judges accept whatever the search finds (the rules after the gate under test).
-fn engine_with(instances: &[(&str, Vec<u8>)], config: Config) -> Engine {
+pub(crate) fn engine_with(instances: &[(&str, Vec<u8>)], config: Config) -> Engine {
     engine_judged(instances, config, judges(0.0, 0.0))
 }
 
@@ -66,7 +66,7 @@ fn engine_judged(instances: &[(&str, Vec<u8>)], config: Config, opts: InstanceOp
     e
 }
 
-const Q: &str = "감리원이 이수하여야 하는 교육 과정은?";
+pub(crate) pub(crate) const Q: &str = "감리원이 이수하여야 하는 교육 과정은?";
 
 fn ask(e: &mut Engine, prompt: &str) -> groundgate::Answer {
     e.ask(prompt, &AskOptions::default()).expect("ask")

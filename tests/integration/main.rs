@@ -6,5 +6,6 @@ mod cli;
 mod compat;
 mod default_indexes;
 mod format_errors;
+mod session;
 mod tools;
 mod util;
