@@ -16,4 +16,6 @@ module.exports = {
   rules: () => require('./rules'),
   build: () => require('./build'),
   mcp: () => require('./mcp'),
+  hook: () => require('./hook'),
+  init: () => require('./init'),
 };

@@ -1,0 +1,116 @@
+'use strict';
+// Session dedup state on disk for hooks that run one process per prompt (Claude Code). One file a
+// session under the state directory, holding the engine's exported state (`Engine.exportSession`:
+// `groundgate-session 1` then `INSTANCE CHUNK AT_MS` lines). A session's read-ask-write runs under
+// a lock file (created with O_EXCL), so two prompts of one session at once neither lose nor repeat
+// what was shown; files are replaced by rename, so a reader never sees half a file. Expired entries
+// are dropped by the engine on import and export; files of sessions idle past the window are removed.
+
+const crypto = require('node:crypto');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+
+/** Engine's default dedup window (Config::default().dedup_window_ms): 30 minutes. */
+const WINDOW_MS = 30 * 60 * 1000;
+/** How long to wait for another prompt of the same session to finish. */
+const LOCK_WAIT_MS = 3000;
+/** A lock older than this was left by a killed process (a hook's own timeout is 10 s). */
+const STALE_LOCK_MS = 15000;
+
+/** The default state directory: under the OS temp dir. */
+function defaultDir() {
+  return path.join(os.tmpdir(), 'groundgate-claude-code');
+}
+
+/** The state file of a session (session ids are arbitrary text: the name is their hash). */
+function fileOf(dir, session) {
+  return path.join(dir, `${crypto.createHash('sha256').update(session).digest('hex').slice(0, 32)}.session`);
+}
+
+function sleep(ms) {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+/** Take the lock of `file`; returns a release function, or null after LOCK_WAIT_MS. */
+function lock(file) {
+  const lockFile = `${file}.lock`;
+  const until = Date.now() + LOCK_WAIT_MS;
+  for (;;) {
+    try {
+      const fd = fs.openSync(lockFile, 'wx');
+      fs.writeSync(fd, String(process.pid));
+      fs.closeSync(fd);
+      return () => fs.rmSync(lockFile, { force: true });
+    } catch (e) {
+      if (e.code !== 'EEXIST') throw e;
+    }
+    try {
+      if (Date.now() - fs.statSync(lockFile).mtimeMs > STALE_LOCK_MS) {
+        fs.rmSync(lockFile, { force: true });
+        continue;
+      }
+    } catch {
+      continue; // released meanwhile
+    }
+    if (Date.now() > until) return null;
+    sleep(5);
+  }
+}
+
+/** Remove state files (and leftovers) untouched for longer than the window; errors are ignored. */
+function sweep(dir, now = Date.now()) {
+  let names;
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!/\.(session|tmp)$/.test(name)) continue;
+    const file = path.join(dir, name);
+    try {
+      if (now - fs.statSync(file).mtimeMs > WINDOW_MS) fs.rmSync(file, { force: true });
+    } catch {
+      // Gone already, or not ours to remove.
+    }
+  }
+}
+
+/**
+ * Run `fn()` between loading `session`'s stored state into `engine` and storing what the engine
+ * then holds for it. `warn(message)` is told about anything that degrades dedup (no lock, an
+ * unreadable file); the prompt always goes on.
+ */
+function withSession(engine, dir, session, fn, warn) {
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const file = fileOf(dir, session);
+  const release = lock(file);
+  if (!release) warn(`session state ${file} is locked by another prompt; going on without waiting`);
+  try {
+    let text = null;
+    try {
+      text = fs.readFileSync(file, 'utf8');
+    } catch (e) {
+      if (e.code !== 'ENOENT') warn(`cannot read ${file}: ${e.message}`);
+    }
+    if (text !== null) {
+      try {
+        engine.importSession(session, text);
+      } catch (e) {
+        warn(`ignoring the session state in ${file}: ${e.message}`);
+      }
+    }
+    const result = fn();
+    const out = engine.exportSession(session);
+    const tmp = `${file}.${process.pid}.tmp`;
+    fs.writeFileSync(tmp, out, { mode: 0o600 });
+    fs.renameSync(tmp, file);
+    return result;
+  } finally {
+    if (release) release();
+    sweep(dir);
+  }
+}
+
+module.exports = { WINDOW_MS, defaultDir, fileOf, lock, sweep, withSession };

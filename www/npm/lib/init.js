@@ -1,0 +1,118 @@
+'use strict';
+// `groundgate init claude-code`: set up a project for Claude Code — the UserPromptSubmit hook in
+// .claude/settings.json and the groundgate MCP server in .mcp.json, both with absolute paths (this
+// package's bin under this Node, the index files), merged into what the files already hold. `--print`
+// shows them instead, with the equivalent `claude mcp add` line.
+
+const fs = require('node:fs');
+const path = require('node:path');
+const { parse, usage, UsageError } = require('./args');
+
+const summary = 'Set up a project for a host: `init claude-code --index A.ggi …` (hook + MCP server).';
+const spec = {
+  index: { type: 'string', multiple: true, required: true, help: 'index files, one per instance' },
+  project: { type: 'string', default: '.', help: 'the project directory' },
+  state: { type: 'string', help: 'the hook\'s session state directory' },
+  log: { type: 'string', help: 'the hook\'s decision log file' },
+  timeout: { type: 'string', default: '10', help: 'the hook\'s timeout in seconds' },
+  print: { type: 'boolean', help: 'print the settings instead of writing them' },
+  help: { type: 'boolean', help: 'this text' },
+};
+
+/** Quote a word for the shell Claude Code runs hook commands with. */
+function shellQuote(word) {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/** The command words that run this package's bin. */
+function binCommand() {
+  return [process.execPath, path.resolve(__dirname, '..', 'bin', 'groundgate.js')];
+}
+
+/** Is this hook entry ours (so that a second init replaces it)? */
+function isOurs(entry) {
+  return Array.isArray(entry?.hooks) && entry.hooks.some((h) => typeof h?.command === 'string' && h.command.includes(' hook claude-code '));
+}
+
+/** The settings for `indexes` (absolute paths): {settings entry, mcp server, claude mcp add line}. */
+function plan({ indexes, state, log, timeout }) {
+  const [node, bin] = binCommand();
+  const idx = indexes.flatMap((f) => ['--index', f]);
+  const hookWords = [node, bin, 'hook', 'claude-code', ...idx];
+  if (state) hookWords.push('--state', state);
+  if (log) hookWords.push('--log', log);
+  const hook = { type: 'command', command: hookWords.map(shellQuote).join(' '), timeout };
+  const server = { command: node, args: [bin, 'mcp', ...idx] };
+  const mcpAdd = ['claude', 'mcp', 'add', 'groundgate', '--', node, bin, 'mcp', ...idx].map(shellQuote).join(' ');
+  return { hook, server, mcpAdd };
+}
+
+function readJson(file) {
+  let text;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (e) {
+    if (e.code === 'ENOENT') return {};
+    throw new Error(`${file}: ${e.message}`);
+  }
+  try {
+    const v = JSON.parse(text);
+    if (v && typeof v === 'object' && !Array.isArray(v)) return v;
+  } catch {
+    // reported below
+  }
+  throw new Error(`${file}: not a JSON object; fix or remove it, then run init again`);
+}
+
+/** Merge the hook into a settings object (replacing an earlier groundgate hook). */
+function mergeSettings(settings, hook) {
+  const out = { ...settings, hooks: { ...(settings.hooks ?? {}) } };
+  const entries = Array.isArray(out.hooks.UserPromptSubmit) ? out.hooks.UserPromptSubmit.filter((e) => !isOurs(e)) : [];
+  out.hooks.UserPromptSubmit = [...entries, { hooks: [hook] }];
+  return out;
+}
+
+/** Merge the MCP server into a .mcp.json object. */
+function mergeMcp(mcp, server) {
+  return { ...mcp, mcpServers: { ...(mcp.mcpServers ?? {}), groundgate: server } };
+}
+
+function writeJson(file, value) {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, `${JSON.stringify(value, null, 2)}\n`);
+}
+
+async function run(argv) {
+  const [host, ...rest] = argv;
+  if (host !== 'claude-code') {
+    if (host === '--help' || host === '-h') return process.stdout.write(usage('init claude-code', summary, spec)), 0;
+    throw new UsageError(host === undefined ? 'name the host: groundgate init claude-code --index A.ggi …' : `unknown host '${host}'; hosts: claude-code`);
+  }
+  const { values: a } = parse(rest, spec, 'init claude-code');
+  if (a.help) return process.stdout.write(usage('init claude-code', summary, spec)), 0;
+  const timeout = Number(a.timeout);
+  if (!Number.isInteger(timeout) || timeout < 1 || timeout > 600) throw new UsageError(`invalid value '${a.timeout}' for --timeout: 1–600 seconds`);
+  const indexes = a.index.map((f) => path.resolve(f));
+  for (const f of indexes) {
+    // A typo here would only show later as a silent hook: check the files now.
+    const load = require('./load');
+    load.engine([f]).free();
+  }
+  const abs = (f) => (f === undefined ? undefined : path.resolve(f));
+  const p = plan({ indexes, state: abs(a.state), log: abs(a.log), timeout });
+  const project = path.resolve(a.project);
+  const settingsFile = path.join(project, '.claude', 'settings.json');
+  const mcpFile = path.join(project, '.mcp.json');
+  const settings = mergeSettings(readJson(settingsFile), p.hook);
+  const mcp = mergeMcp(readJson(mcpFile), p.server);
+  if (a.print) {
+    process.stdout.write(`# ${settingsFile}\n${JSON.stringify(settings, null, 2)}\n# ${mcpFile}\n${JSON.stringify(mcp, null, 2)}\n# or, instead of .mcp.json:\n${p.mcpAdd}\n`);
+    return 0;
+  }
+  writeJson(settingsFile, settings);
+  writeJson(mcpFile, mcp);
+  process.stdout.write(`wrote ${settingsFile} (UserPromptSubmit hook)\nwrote ${mcpFile} (MCP server "groundgate")\n(or, instead of .mcp.json: ${p.mcpAdd})\n`);
+  return 0;
+}
+
+module.exports = { summary, spec, plan, mergeSettings, mergeMcp, shellQuote, run };
