@@ -1,0 +1,268 @@
+'use strict';
+// `groundgate hook claude-code` as Claude Code runs it — one process per prompt, JSON on stdin —
+// without Claude Code: the output for push, pull and skip against `ask`'s own answer, bad and huge
+// input, session dedup across processes (also two prompts at once), expired state, the 10,000
+// character limit, the decision log, `init claude-code`, and the time per call (p50/max).
+
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+
+const { ROOT, BIN, INDEXES, need, tmpdir, run, p50max } = require('./util');
+
+const DOMAIN = '연구수당은 얼마까지 계상할 수 있나요?';
+const PASTED = '연구개발기관은 연구수당을 인건비의 20% 범위에서 계상할 수 있다.';
+const UNRELATED = 'What is the capital of France?';
+
+let dir;
+test.before(() => {
+  need(BIN, 'run ./build.sh (it assembles the npm package in pkg/)');
+  dir = tmpdir('hook');
+});
+test.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+const idx = INDEXES.flatMap((f) => ['--index', f]);
+
+/** Run the hook with Claude Code's stdin for `prompt`. */
+function hook(prompt, { session, state = path.join(dir, 'state'), log, raw } = {}) {
+  const input = raw ?? JSON.stringify({ session_id: session, transcript_path: '/dev/null', cwd: dir, prompt_id: 'p', permission_mode: 'default', hook_event_name: 'UserPromptSubmit', prompt });
+  const args = [BIN, 'hook', 'claude-code', ...idx, '--state', state];
+  if (log) args.push('--log', log);
+  return run(process.execPath, args, { input });
+}
+
+/** The additionalContext of a hook run ('' for no output). */
+function contextOf(r) {
+  assert.equal(r.code, 0, r.stderr);
+  if (r.stdout === '') return '';
+  const v = JSON.parse(r.stdout);
+  assert.equal(v.hookSpecificOutput.hookEventName, 'UserPromptSubmit');
+  return v.hookSpecificOutput.additionalContext;
+}
+
+/** `ask` straight from the library. */
+function ask(prompt) {
+  const gg = require(path.join(ROOT, 'pkg', 'node', 'groundgate.js'));
+  const engine = new gg.Engine();
+  for (const f of INDEXES) {
+    const bytes = fs.readFileSync(f);
+    const i = new gg.Index(bytes);
+    engine.addInstance(i.info().name, bytes);
+    i.free();
+  }
+  try {
+    return engine.ask(prompt);
+  } finally {
+    engine.free();
+  }
+}
+
+test('push: exactly the evidence block ask gives, then one line of the delivery rule', async () => {
+  for (const [prompt, rule] of [
+    [DOMAIN, /^groundgate: 위 근거로 답하고 .*mcp__groundgate__search\)로 찾으세요\.$/],
+    ['How do I make a Python script executable on Unix?', /^groundgate: answer from this evidence and cite every claim as \[n\]; .*\(mcp__groundgate__search\)\.$/],
+  ]) {
+    const want = ask(prompt);
+    assert.equal(want.route, 'push');
+    const ctx = contextOf(await hook(prompt));
+    assert.ok(ctx.length <= 10000);
+    assert.ok(ctx.startsWith(want.context), ctx.slice(0, 300));
+    const rest = ctx.slice(want.context.length).split('\n');
+    assert.equal(rest.length, 1, 'one line after the block');
+    assert.match(rest[0], rule);
+  }
+});
+
+test('pull: the MCP tool calls from the hints, no evidence', async () => {
+  const want = ask(PASTED);
+  assert.equal(want.route, 'pull');
+  const ctx = contextOf(await hook(PASTED));
+  assert.ok(!ctx.includes('<groundgate-evidence>'));
+  const calls = ctx.split('\n').filter((l) => l.startsWith('- mcp__groundgate__'));
+  assert.ok(calls.length >= 2 && calls.length <= 4, ctx);
+  const [tool, args] = calls[0].slice(2).split(/ (.*)/s);
+  assert.equal(tool, 'mcp__groundgate__search');
+  assert.deepEqual(JSON.parse(args), { query: PASTED, instance: want.hints[0].instance });
+  const read = calls.find((l) => l.startsWith('- mcp__groundgate__read '));
+  const h = want.hints[0];
+  assert.deepEqual(JSON.parse(read.slice(read.indexOf('{'))), { instance: h.instance, source: h.source, page: h.page });
+});
+
+test('skip: no output at all', async () => {
+  assert.equal(ask(UNRELATED).route, 'skip');
+  const r = await hook(UNRELATED);
+  assert.equal(r.code, 0);
+  assert.equal(r.stdout, '');
+});
+
+test('bad stdin, bad flags and bad index files: exit 0, a message on stderr, no output', async () => {
+  const cases = [
+    { raw: 'not json' },
+    { raw: '' },
+    { raw: '[1,2]' },
+    { raw: '{"session_id":"s"}' },
+    { raw: '{"prompt": 42}' },
+    { raw: JSON.stringify({ prompt: DOMAIN, session_id: 'x'.repeat(300) }), ok: true },
+  ];
+  for (const c of cases) {
+    const r = await hook(undefined, { raw: c.raw });
+    assert.equal(r.code, 0, c.raw);
+    if (c.ok) assert.ok(r.stdout.includes('groundgate-evidence'), 'an over-long session id only turns dedup off');
+    else {
+      assert.equal(r.stdout, '', c.raw);
+      assert.match(r.stderr, /^groundgate hook: .*the prompt goes on without groundgate\n$/, c.raw);
+    }
+  }
+  const bad = path.join(dir, 'bad.ggi');
+  fs.writeFileSync(bad, 'not an index');
+  const input = JSON.stringify({ prompt: DOMAIN, session_id: 's' });
+  for (const args of [['--index', bad], ['--index', path.join(dir, 'missing.ggi')], [], ['--index', INDEXES[0], '--bogus']]) {
+    const r = await run(process.execPath, [BIN, 'hook', 'claude-code', ...args], { input });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, '');
+    assert.match(r.stderr, /the prompt goes on without groundgate/);
+  }
+  const r = await run(process.execPath, [BIN, 'hook', 'cursor'], { input });
+  assert.equal(r.code, 0);
+  assert.match(r.stderr, /unknown host 'cursor'/);
+});
+
+test('a prompt over 1 MiB is skipped at once', async () => {
+  const big = JSON.stringify({ session_id: 's', prompt: '연구수당 '.repeat(200000) });
+  assert.ok(Buffer.byteLength(big) > 1024 * 1024);
+  const r = await hook(undefined, { raw: big });
+  assert.equal(r.code, 0);
+  assert.equal(r.stdout, '');
+  assert.match(r.stderr, /over 1048576 bytes: skipped/);
+});
+
+test('the same question in one session, across processes: the evidence is not repeated', async () => {
+  const state = path.join(dir, 'dedup');
+  const first = contextOf(await hook(DOMAIN, { session: 'sess-1', state }));
+  const second = contextOf(await hook(DOMAIN, { session: 'sess-1', state }));
+  const other = contextOf(await hook(DOMAIN, { session: 'sess-2', state }));
+  const body = (ctx) => ctx.split('\n').filter((l) => l.length > 40 && !/^\[\d+\] /.test(l) && !l.startsWith('Excerpts') && !l.startsWith('groundgate:'));
+  assert.ok(body(first).length > 0);
+  for (const l of body(first)) assert.ok(!second.includes(l), `repeated: ${l}`);
+  assert.equal(other, first, 'another session sees the same evidence again');
+  const files = fs.readdirSync(state).filter((f) => f.endsWith('.session'));
+  assert.equal(files.length, 2);
+  for (const f of files) assert.match(fs.readFileSync(path.join(state, f), 'utf8'), /^groundgate-session 1\n(\w+ \d+ \d+\n)+$/);
+});
+
+test('two prompts of one session at once: both answered, nothing shown twice, state intact', async () => {
+  const state = path.join(dir, 'concurrent');
+  const runs = await Promise.all([hook(DOMAIN, { session: 'c', state }), hook(DOMAIN, { session: 'c', state })]);
+  const [a, b] = runs.map(contextOf);
+  assert.ok(a.includes('<groundgate-evidence>') && b.includes('<groundgate-evidence>'));
+  const lines = (ctx) => ctx.split('\n').filter((l) => l.length > 40 && !l.startsWith('Excerpts') && !l.startsWith('groundgate:') && !/^\[\d+\] /.test(l));
+  for (const l of lines(a)) assert.ok(!lines(b).includes(l), `shown twice: ${l}`);
+  const [file] = fs.readdirSync(state).filter((f) => f.endsWith('.session'));
+  const entries = fs.readFileSync(path.join(state, file), 'utf8').trim().split('\n').slice(1);
+  assert.ok(entries.length >= 4, 'both prompts\' chunks are stored');
+  assert.deepEqual(fs.readdirSync(state).filter((f) => !f.endsWith('.session')), [], 'no lock or temp file left');
+});
+
+test('expired state: old entries do not dedup, idle session files are removed', async () => {
+  const state = path.join(dir, 'expired');
+  const first = contextOf(await hook(DOMAIN, { session: 'old', state }));
+  const [file] = fs.readdirSync(state);
+  const full = path.join(state, file);
+  // Age every entry and the file past the 30-minute window.
+  const aged = fs.readFileSync(full, 'utf8').replace(/ (\d+)$/gm, (_, t) => ` ${Number(t) - 31 * 60 * 1000}`);
+  fs.writeFileSync(full, aged);
+  const again = contextOf(await hook(DOMAIN, { session: 'old', state }));
+  assert.equal(again, first, 'expired entries no longer dedup');
+  for (const l of fs.readFileSync(full, 'utf8').trim().split('\n').slice(1)) {
+    assert.ok(Date.now() - Number(l.split(' ')[2]) < 60000, `an expired entry was kept: ${l}`);
+  }
+  const idle = path.join(state, 'f'.repeat(32) + '.session');
+  fs.writeFileSync(idle, 'groundgate-session 1\n');
+  const old = (Date.now() - 31 * 60 * 1000) / 1000;
+  fs.utimesSync(idle, old, old);
+  await hook(UNRELATED, { session: 'another', state });
+  assert.ok(!fs.existsSync(idle), 'an idle session file was not removed');
+  // A corrupt state file is reported and replaced; the prompt still gets its evidence.
+  fs.writeFileSync(full, 'garbage');
+  const r = await hook(DOMAIN, { session: 'old', state });
+  assert.ok(contextOf(r).includes('<groundgate-evidence>'));
+  assert.match(r.stderr, /ignoring the session state/);
+  assert.match(fs.readFileSync(full, 'utf8'), /^groundgate-session 1\n/);
+});
+
+test('never more than 10,000 characters: an oversized push becomes the pull instruction', () => {
+  const h = require(path.join(ROOT, 'pkg', 'lib', 'hook-claude-code.js'));
+  const answer = { route: 'push', kind: 'question', hints: [], context: `<groundgate-evidence>\n${'가'.repeat(10000)}\n</groundgate-evidence>\n` };
+  const ctx = h.contextFor(answer, DOMAIN, 'groundgate');
+  assert.ok(ctx.length <= h.MAX_CONTEXT_CHARS);
+  assert.ok(!ctx.includes('<groundgate-evidence>'));
+  assert.match(ctx, /mcp__groundgate__search/);
+  const fits = { ...answer, context: `<groundgate-evidence>\n${'가'.repeat(9000)}\n</groundgate-evidence>\n` };
+  assert.ok(h.contextFor(fits, DOMAIN, 'groundgate').startsWith(fits.context));
+  // Hints already shaped as tool calls (ask's new shape) are used as they are.
+  const calls = h.toolCalls({ hints: [{ tool: 'grep', arguments: { text: '연구수당', instance: 'rnd' } }] }, PASTED);
+  assert.deepEqual(calls, [{ tool: 'grep', arguments: { text: '연구수당', instance: 'rnd' } }]);
+  assert.deepEqual(h.toolCalls({ hints: [] }, ` ${'word '.repeat(100)}`)[0].arguments.query.length <= 200, true);
+});
+
+test('the decision log feeds groundgate stats; time per call (p50/max)', async (t) => {
+  const log = path.join(dir, 'decisions.jsonl');
+  const prompts = [DOMAIN, PASTED, UNRELATED, 'How do I make a Python script executable on Unix?', '대통령의 임기는 몇 년인가요?', '표에 행을 삽입하려면 어떻게 하나요?'];
+  const times = [];
+  for (let round = 0; round < 3; round++) {
+    for (const p of prompts) times.push((await hook(p, { session: `log-${round}`, log })).ms);
+  }
+  const lines = fs.readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  assert.equal(lines.length, prompts.length * 3);
+  for (const l of lines) {
+    assert.ok(['push', 'pull', 'skip'].includes(l.route));
+    assert.ok(Array.isArray(l.log.instances) && typeof l.log.prompt_chars === 'number');
+  }
+  const cli = path.join(ROOT, 'target', 'release', 'groundgate');
+  if (fs.existsSync(cli)) {
+    const r = await run(cli, ['stats', log]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, new RegExp(`^prompts +${prompts.length * 3}$`, 'm'));
+  }
+  const { p50, max } = p50max(times);
+  t.diagnostic(`hook process per prompt (node + wasm + ${INDEXES.length} default indexes): p50 ${p50.toFixed(0)} ms, max ${max.toFixed(0)} ms over ${times.length} calls`);
+  assert.ok(max < 5000, `a hook call took ${max} ms (Claude Code's default hook timeout is far above, but this is too slow)`);
+});
+
+test('init claude-code writes the hook and the MCP server, merging what is there', async () => {
+  const project = path.join(dir, 'project');
+  fs.mkdirSync(path.join(project, '.claude'), { recursive: true });
+  const other = { hooks: [{ type: 'command', command: 'echo other' }] };
+  fs.writeFileSync(path.join(project, '.claude', 'settings.json'), JSON.stringify({ model: 'x', hooks: { UserPromptSubmit: [other] } }));
+  fs.writeFileSync(path.join(project, '.mcp.json'), JSON.stringify({ mcpServers: { other: { command: 'x' } } }));
+  for (let i = 0; i < 2; i++) {
+    const r = await run(process.execPath, [BIN, 'init', 'claude-code', '--index', INDEXES[0], INDEXES[1], '--project', project]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /claude mcp add groundgate -- /);
+  }
+  const settings = JSON.parse(fs.readFileSync(path.join(project, '.claude', 'settings.json'), 'utf8'));
+  assert.equal(settings.model, 'x');
+  assert.equal(settings.hooks.UserPromptSubmit.length, 2, 'a second init replaces its own hook');
+  assert.deepEqual(settings.hooks.UserPromptSubmit[0], other);
+  const ours = settings.hooks.UserPromptSubmit[1].hooks[0];
+  assert.equal(ours.type, 'command');
+  assert.equal(ours.timeout, 10);
+  assert.ok(ours.command.includes(` hook claude-code --index ${INDEXES[0]} --index ${INDEXES[1]}`), ours.command);
+  const mcp = JSON.parse(fs.readFileSync(path.join(project, '.mcp.json'), 'utf8'));
+  assert.deepEqual(Object.keys(mcp.mcpServers), ['other', 'groundgate']);
+  assert.deepEqual(mcp.mcpServers.groundgate.args.slice(1), ['mcp', '--index', INDEXES[0], '--index', INDEXES[1]]);
+  // --print writes nothing; a missing index or a broken settings file is an error, not a bad file.
+  const printed = await run(process.execPath, [BIN, 'init', 'claude-code', '--index', INDEXES[0], '--project', path.join(dir, 'nothing'), '--print']);
+  assert.equal(printed.code, 0, printed.stderr);
+  assert.match(printed.stdout, /"UserPromptSubmit"/);
+  assert.ok(!fs.existsSync(path.join(dir, 'nothing')));
+  const missing = await run(process.execPath, [BIN, 'init', 'claude-code', '--index', path.join(dir, 'nope.ggi'), '--project', project]);
+  assert.equal(missing.code, 1);
+  assert.match(missing.stderr, /nope\.ggi/);
+  fs.writeFileSync(path.join(project, '.mcp.json'), '{broken');
+  const broken = await run(process.execPath, [BIN, 'init', 'claude-code', '--index', INDEXES[0], '--project', project]);
+  assert.equal(broken.code, 1);
+  assert.match(broken.stderr, /\.mcp\.json: not a JSON object/);
+  assert.equal(fs.readFileSync(path.join(project, '.mcp.json'), 'utf8'), '{broken');
+});
