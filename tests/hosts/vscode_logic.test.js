@@ -1,0 +1,148 @@
+'use strict';
+// The VS Code extension's logic without VS Code (www/vscode/src/logic.ts, compiled here with the
+// extension's own esbuild) against the real groundgate package in pkg/: loading indexes with
+// readable errors, settings, what the participant sends the model, citations, the tools.
+
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+
+const { ROOT, INDEXES, need, tmpdir } = require('./util');
+
+const VSCODE = path.join(ROOT, 'www', 'vscode');
+let logic;
+let gg;
+let dir;
+
+test.before(() => {
+  const esbuild = require(need(path.join(VSCODE, 'node_modules', 'esbuild'), 'run npm ci in www/vscode'));
+  const src = fs.readFileSync(path.join(VSCODE, 'src', 'logic.ts'), 'utf8');
+  const { code } = esbuild.transformSync(src, { loader: 'ts', format: 'cjs', target: 'node20' });
+  const m = { exports: {} };
+  new Function('module', 'exports', 'require', code)(m, m.exports, require);
+  logic = m.exports;
+  gg = require(path.join(ROOT, 'pkg', 'node', 'groundgate.js'));
+  dir = tmpdir('vscode-logic');
+});
+test.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+const SETTINGS = { indexes: [], instanceBudget: 1800, totalBudget: 3600, format: 'short' };
+const read = (f) => fs.readFileSync(f);
+
+test('loadIndexes: names from the indexes, readable errors for bad files, the rest still loads', () => {
+  const bad = path.join(dir, 'bad.ggi');
+  fs.writeFileSync(bad, 'not an index at all, just text');
+  const cut = path.join(dir, 'cut.ggi');
+  fs.writeFileSync(cut, fs.readFileSync(INDEXES[1]).subarray(0, 2000));
+  const files = [INDEXES[0], bad, path.join(dir, 'missing.ggi'), cut, dir, INDEXES[1], INDEXES[1]];
+  const { engine, loaded, errors } = logic.loadIndexes(gg, files, read, SETTINGS);
+  try {
+    assert.deepEqual(loaded.map((l) => l.name), ['rnd', 'constitution']);
+    assert.deepEqual(engine.instances(), ['rnd', 'constitution']);
+    assert.ok(loaded[0].chunks > 1000 && loaded[0].title.length > 0);
+    const msgs = errors.map((e) => e.message);
+    assert.equal(msgs.length, 5, msgs.join('\n'));
+    assert.match(msgs[0], /bad\.ggi: not a groundgate index \(/);
+    assert.match(msgs[1], /missing\.ggi: no such file/);
+    assert.match(msgs[2], /cut\.ggi: (the file is cut short|the file is damaged)/);
+    assert.match(msgs[3], /a folder, not an index file/);
+    assert.match(msgs[4], /an index named "constitution" is already loaded/);
+  } finally {
+    engine.free();
+  }
+});
+
+test('engineConfig: the budgets reach the engine', () => {
+  assert.deepEqual(logic.engineConfig({ ...SETTINGS, instanceBudget: 900, totalBudget: 500 }), { instance_budget: 900, total_budget: 900 });
+  const { engine } = logic.loadIndexes(gg, [INDEXES[0]], read, { ...SETTINGS, instanceBudget: 600, totalBudget: 600 });
+  try {
+    const a = engine.ask('연구수당은 얼마까지 계상할 수 있나요?');
+    assert.equal(a.route, 'push');
+    assert.ok(a.log.injected_chars <= 600, String(a.log.injected_chars));
+  } finally {
+    engine.free();
+  }
+});
+
+test('push: the model gets ask\'s evidence block, the rule, then the prompt; the verdict and citations read well', () => {
+  const { engine } = logic.loadIndexes(gg, INDEXES, read, SETTINGS);
+  try {
+    const q = '연구수당은 얼마까지 계상할 수 있나요?';
+    const a = engine.ask(q);
+    const sent = logic.modelPrompt(q, a.context);
+    assert.ok(sent.startsWith(a.context));
+    assert.ok(sent.endsWith(`\n\n${q}`));
+    assert.match(sent, /cite every claim as \[n\]/);
+    assert.match(logic.verdict(a), /^groundgate: \*\*push\*\* — \d+ cited excerpts? from rnd$/);
+    assert.match(logic.citationLabel(a.evidence[0]), /^국가.* · p\.\d+ · §[\d-]+ .+ · as of \d{4}-\d{2}$/);
+    assert.equal(logic.citationLabel({ title: '대한민국헌법', page: null, article: '제1조', section: null, heading: '총강', date: null }), '대한민국헌법 · 제1조 · 총강');
+    assert.equal(logic.modelPrompt('hello', ''), 'hello');
+    assert.match(logic.verdict(engine.ask('What is the capital of France?')), /\*\*skip\*\*/);
+  } finally {
+    engine.free();
+  }
+});
+
+test('pull: the participant searches every index itself and cites what it found', () => {
+  const { engine } = logic.loadIndexes(gg, INDEXES, read, SETTINGS);
+  try {
+    const q = '연구개발기관은 연구수당을 인건비의 20% 범위에서 계상할 수 있다.';
+    const a = engine.ask(q);
+    assert.equal(a.route, 'pull');
+    assert.match(logic.verdict(a), /\*\*pull\*\* \(sentence\)/);
+    const hits = logic.pullSearch(engine, q, 4);
+    assert.ok(hits.length > 0 && hits.length <= 4);
+    assert.deepEqual(hits.map((h) => h.rank), hits.map((_, i) => i + 1));
+    assert.ok(hits.every((h, i) => i === 0 || hits[i - 1].score >= h.score));
+    const block = logic.hitsBlock(hits);
+    assert.match(block, /^<groundgate-evidence>\n/);
+    assert.match(block, /\n\[1\] .* · \(rnd\)\n/);
+    assert.match(block, /<\/groundgate-evidence>\n$/);
+    assert.equal(logic.hitsBlock([]), '');
+  } finally {
+    engine.free();
+  }
+});
+
+test('invokeTool: cited JSON for the model; bad input is a readable error', () => {
+  const { engine } = logic.loadIndexes(gg, INDEXES, read, SETTINGS);
+  try {
+    const r = JSON.parse(logic.invokeTool(engine, 'groundgate_search', { query: '대통령 임기', k: 2 }));
+    assert.ok(r.results.length > 0 && r.results.length <= 2);
+    assert.ok(r.results.every((h) => typeof h.title === 'string' && typeof h.text === 'string' && typeof h.instance === 'string'));
+    const one = JSON.parse(logic.invokeTool(engine, 'groundgate_search', { query: '대통령 임기', instance: 'constitution' }));
+    assert.ok(one.results.every((h) => h.instance === 'constitution'));
+    assert.throws(() => logic.invokeTool(engine, 'groundgate_search', { query: '' }), /query/);
+    assert.throws(() => logic.invokeTool(engine, 'groundgate_search', { query: 'x', instance: 'nope' }), /nope/);
+    assert.throws(() => logic.invokeTool(engine, 'groundgate_nope', {}), /unknown tool/);
+    assert.throws(() => logic.invokeTool(engine, 'groundgate_search', null), /query/);
+  } finally {
+    engine.free();
+  }
+});
+
+test('the tools in package.json match TOOLS (and Engine.toolDefinitions() where the package has it)', () => {
+  const pj = JSON.parse(fs.readFileSync(path.join(VSCODE, 'package.json'), 'utf8'));
+  const declared = pj.contributes.languageModelTools;
+  assert.deepEqual(declared.map((t) => t.name).sort(), Object.keys(logic.TOOLS).sort());
+  if (typeof gg.Engine.toolDefinitions === 'function') {
+    const defs = gg.Engine.toolDefinitions();
+    for (const t of declared) {
+      const d = defs.find((x) => x.name === logic.TOOLS[t.name]);
+      assert.ok(d, `no tool definition for ${t.name}`);
+      assert.deepEqual(Object.keys(t.inputSchema.properties).sort(), Object.keys(d.inputSchema.properties).sort(), t.name);
+      assert.deepEqual([...(t.inputSchema.required ?? [])].sort(), [...(d.inputSchema.required ?? [])].sort(), t.name);
+    }
+  }
+  assert.equal(pj.capabilities.untrustedWorkspaces.supported, true);
+  assert.deepEqual(pj.contributes.chatParticipants.map((c) => c.name), ['groundgate']);
+});
+
+test('resolvePaths: relative to the workspace folder', () => {
+  assert.deepEqual(
+    logic.resolvePaths(['a.ggi', '/abs/b.ggi'], '/ws', path.join, path.isAbsolute),
+    ['/ws/a.ggi', '/abs/b.ggi'],
+  );
+  assert.deepEqual(logic.resolvePaths(['a.ggi'], undefined, path.join, path.isAbsolute), ['a.ggi']);
+});
