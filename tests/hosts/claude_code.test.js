@@ -14,7 +14,7 @@ const { BIN, INDEXES, CLAUDE, need, tmpdir, run } = require('./util');
 
 const DOMAIN = '연구수당은 얼마까지 계상할 수 있나요?';
 const PASTED = '연구개발기관은 연구수당을 인건비의 20% 범위에서 계상할 수 있다.';
-const UNRELATED = 'What is the capital of France?';
+const UNRELATED = 'How do I bake sourdough bread?';
 
 let server;
 let home;
@@ -40,7 +40,7 @@ test.after(async () => {
 });
 
 /** Run `claude -p` in the project; resolves {result, body}: its JSON output and the last request. */
-async function claude(prompt, extra = []) {
+async function claude(prompt, extra = [], extraEnv = {}) {
   const before = server.messages().length;
   const r = await run(CLAUDE, ['-p', prompt, '--output-format', 'json', ...extra], {
     cwd: project,
@@ -51,6 +51,7 @@ async function claude(prompt, extra = []) {
       ANTHROPIC_API_KEY: 'test-key',
       CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
       DISABLE_AUTOUPDATER: '1',
+      ...extraEnv,
     },
     timeout: 90000,
   });
@@ -124,8 +125,12 @@ test('a pasted sentence: the pull instruction, no evidence', async () => {
   const { body } = await claude(PASTED);
   const ctx = hookContext(body);
   assert.match(ctx, /route = pull/);
-  assert.match(ctx, /mcp__groundgate__search \{"query":"연구개발기관은/);
-  assert.match(ctx, /mcp__groundgate__read \{"instance":"rnd"/);
+  const calls = ctx.split('\n').filter((l) => l.startsWith('- mcp__groundgate__')).map((l) => {
+    const [tool, args] = l.slice(2).split(/ (.*)/s);
+    return { tool, args: JSON.parse(args) };
+  });
+  assert.deepEqual(calls.find((c) => c.tool === 'mcp__groundgate__search')?.args, { instance: 'rnd', query: PASTED });
+  assert.equal(calls.find((c) => c.tool === 'mcp__groundgate__read')?.args.instance, 'rnd');
   assert.ok(!JSON.stringify(body).includes('<groundgate-evidence>'), 'evidence was injected for a pasted sentence');
 });
 
@@ -157,18 +162,22 @@ test('the same question twice in one session: the evidence is not repeated', asy
   assert.ok(last.log.instances.some((i) => i.dedup_skipped.length > 0), 'the decision log shows no dedup');
 });
 
-test('with the MCP server configured, the request lists groundgate\'s tools', async (t) => {
-  const commands = require(path.join(path.dirname(BIN), '..', 'lib', 'commands.js'));
-  if (!commands.mcp) {
-    t.skip('the package has no `mcp` command yet (the npm engineer\'s MCP server)');
-    return;
-  }
+test('with the MCP server configured, the request lists groundgate\'s tools', async () => {
   const mcp = JSON.parse(fs.readFileSync(path.join(project, '.mcp.json'), 'utf8'));
   const config = path.join(project, 'mcp-config.json');
   fs.writeFileSync(config, JSON.stringify(mcp));
-  const { body } = await claude(UNRELATED, ['--mcp-config', config, '--strict-mcp-config']);
+  // By default Claude Code 2.1 defers MCP tools (their names are listed in the system prompt and
+  // their schemas fetched with ToolSearch); ENABLE_TOOL_SEARCH=false sends them in `tools`.
+  const deferred = await claude(UNRELATED, ['--mcp-config', config, '--strict-mcp-config']);
+  const listed = JSON.stringify(deferred.body);
+  const { body } = await claude(UNRELATED, ['--mcp-config', config, '--strict-mcp-config'], { ENABLE_TOOL_SEARCH: 'false' });
   const names = (body.tools ?? []).map((x) => x.name);
   for (const tool of ['search', 'grep', 'sources', 'read', 'links']) {
+    assert.ok(listed.includes(`mcp__groundgate__${tool}`), `mcp__groundgate__${tool} not listed (deferred)`);
     assert.ok(names.includes(`mcp__groundgate__${tool}`), `mcp__groundgate__${tool} not in ${names.join(', ')}`);
   }
+  const search = body.tools.find((x) => x.name === 'mcp__groundgate__search');
+  assert.ok(search.input_schema.properties.query, JSON.stringify(search.input_schema));
+  assert.deepEqual(search.input_schema.required, ['query']);
+  assert.ok(search.description.length > 20);
 });

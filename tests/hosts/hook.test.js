@@ -13,7 +13,7 @@ const { ROOT, BIN, INDEXES, need, tmpdir, run, p50max } = require('./util');
 
 const DOMAIN = '연구수당은 얼마까지 계상할 수 있나요?';
 const PASTED = '연구개발기관은 연구수당을 인건비의 20% 범위에서 계상할 수 있다.';
-const UNRELATED = 'What is the capital of France?';
+const UNRELATED = 'How do I bake sourdough bread?';
 
 let dir;
 test.before(() => {
@@ -81,12 +81,15 @@ test('pull: the MCP tool calls from the hints, no evidence', async () => {
   assert.ok(!ctx.includes('<groundgate-evidence>'));
   const calls = ctx.split('\n').filter((l) => l.startsWith('- mcp__groundgate__'));
   assert.ok(calls.length >= 2 && calls.length <= 4, ctx);
-  const [tool, args] = calls[0].slice(2).split(/ (.*)/s);
-  assert.equal(tool, 'mcp__groundgate__search');
-  assert.deepEqual(JSON.parse(args), { query: PASTED, instance: want.hints[0].instance });
-  const read = calls.find((l) => l.startsWith('- mcp__groundgate__read '));
-  const h = want.hints[0];
-  assert.deepEqual(JSON.parse(read.slice(read.indexOf('{'))), { instance: h.instance, source: h.source, page: h.page });
+  // Exactly ask's hints (tool calls), as MCP tool names and JSON arguments.
+  const shown = calls.map((l) => {
+    const [tool, args] = l.slice(2).split(/ (.*)/s);
+    return { tool: tool.replace('mcp__groundgate__', ''), arguments: JSON.parse(args) };
+  });
+  assert.ok(want.hints.length > 0);
+  for (const c of shown) assert.ok(want.hints.some((h) => JSON.stringify(h) === JSON.stringify(c)), JSON.stringify(c));
+  assert.ok(shown.some((c) => c.tool === 'search'));
+  assert.ok(shown.some((c) => c.tool === 'read'));
 });
 
 test('skip: no output at all', async () => {
@@ -200,10 +203,13 @@ test('never more than 10,000 characters: an oversized push becomes the pull inst
   assert.match(ctx, /mcp__groundgate__search/);
   const fits = { ...answer, context: `<groundgate-evidence>\n${'가'.repeat(9000)}\n</groundgate-evidence>\n` };
   assert.ok(h.contextFor(fits, DOMAIN, 'groundgate').startsWith(fits.context));
-  // Hints already shaped as tool calls (ask's new shape) are used as they are.
+  // Hints are tool calls, used as they are; at most four, keeping a read; none → search the prompt.
   const calls = h.toolCalls({ hints: [{ tool: 'grep', arguments: { text: '연구수당', instance: 'rnd' } }] }, PASTED);
   assert.deepEqual(calls, [{ tool: 'grep', arguments: { text: '연구수당', instance: 'rnd' } }]);
-  assert.deepEqual(h.toolCalls({ hints: [] }, ` ${'word '.repeat(100)}`)[0].arguments.query.length <= 200, true);
+  const many = [1, 2, 3, 4, 5].map((i) => ({ tool: 'search', arguments: { query: 'q', instance: `i${i}` } }));
+  const capped = h.toolCalls({ hints: [...many, { tool: 'read', arguments: { instance: 'i1', source: 's', page: 1 } }] }, PASTED);
+  assert.deepEqual(capped.map((c) => c.tool), ['search', 'search', 'search', 'read']);
+  assert.ok(h.toolCalls({ hints: [] }, ` ${'word '.repeat(100)}`)[0].arguments.query.length <= 200);
 });
 
 test('the decision log feeds groundgate stats; time per call (p50/max)', async (t) => {

@@ -49,31 +49,24 @@ function queryOf(prompt) {
 }
 
 /**
- * The tool calls for a pull: `ask`'s hints as they are when they are tool calls
- * (`{tool, arguments}`), else (hints as citations) a search of each hinted instance and a read of
- * the best hinted location; a plain search when there are no hints.
+ * The tool calls for a pull: `ask`'s hints (`{tool, arguments}`: a search of each relevant instance,
+ * then a read of the best location each found), at most MAX_CALLS; a plain search of the prompt
+ * when there are none.
  */
 function toolCalls(answer, prompt) {
-  const query = queryOf(prompt);
-  const calls = [];
-  const add = (tool, args) => {
-    const key = JSON.stringify([tool, args]);
-    if (calls.length < MAX_CALLS && !calls.some((c) => c.key === key)) calls.push({ key, tool, arguments: args });
-  };
   const hints = Array.isArray(answer.hints) ? answer.hints : [];
-  for (const h of hints) {
-    if (h && typeof h.tool === 'string' && h.arguments && typeof h.arguments === 'object') add(h.tool, h.arguments);
+  const calls = hints
+    .filter((h) => h && typeof h.tool === 'string' && h.arguments && typeof h.arguments === 'object')
+    .map((h) => ({ tool: h.tool, arguments: h.arguments }));
+  if (calls.length === 0) calls.push({ tool: 'search', arguments: { query: queryOf(prompt) } });
+  // Keep a read among the calls when the hints hold one (searches come first).
+  if (calls.length > MAX_CALLS) {
+    const reads = calls.filter((c) => c.tool === 'read');
+    const others = calls.filter((c) => c.tool !== 'read');
+    const keepReads = reads.slice(0, Math.min(reads.length, Math.max(1, MAX_CALLS - others.length)));
+    return [...others.slice(0, MAX_CALLS - keepReads.length), ...keepReads];
   }
-  const cites = hints.filter((h) => h && typeof h.instance === 'string' && typeof h.tool !== 'string');
-  for (const h of cites) add('search', { query, instance: h.instance });
-  const best = cites[0];
-  if (best && typeof best.source === 'string') {
-    const at =
-      best.page != null ? { page: best.page } : best.article != null ? { article: best.article } : best.heading != null ? { heading: best.heading } : {};
-    add('read', { instance: best.instance, source: best.source, ...at });
-  }
-  if (calls.length === 0) add('search', { query });
-  return calls.map(({ tool, arguments: args }) => ({ tool, arguments: args }));
+  return calls;
 }
 
 /** The pull instruction: no evidence, the tool calls to make. */

@@ -9,14 +9,13 @@ export interface Groundgate {
   Index: new (bytes: Uint8Array) => { info(): { name: string; title: string; chunks: number }; free(): void };
 }
 
-/** The parts of an Engine this file uses; `callTool` comes with the pull tools (round 2). */
+/** The parts of an Engine this file uses. */
 export interface Engine {
   addInstance(name: string, bytes: Uint8Array): void;
   removeInstance(name: string): void;
   instances(): string[];
   ask(prompt: string, options?: object): Answer;
-  search(instance: string, query: string, k: number): Hit[];
-  callTool?(name: string, args: object): unknown;
+  callTool(name: string, args: unknown): unknown;
   free(): void;
 }
 
@@ -167,17 +166,10 @@ export function modelPrompt(prompt: string, block: string): string {
   return `${block}${rule}\n\n${prompt}`;
 }
 
-/** Search every loaded instance for a pull: the `search` tool when the package has it, else `Engine.search` merged by score. */
+/** Search every loaded instance for a pull (the package's `search` tool). */
 export function pullSearch(engine: Engine, query: string, k = 5): Hit[] {
-  if (typeof engine.callTool === 'function') {
-    const r = engine.callTool('search', { query: query.slice(0, 20000), k }) as { results: Hit[] };
-    return r.results;
-  }
-  const all: Hit[] = [];
-  for (const instance of engine.instances()) {
-    for (const h of engine.search(instance, query, k)) all.push({ ...h, instance });
-  }
-  return all.sort((a, b) => b.score - a.score).slice(0, k).map((h, i) => ({ ...h, rank: i + 1 }));
+  const r = engine.callTool('search', { query: query.slice(0, 20000), k }) as { results: Hit[] };
+  return r.results;
 }
 
 /** The five pull tools, by their language-model tool name in package.json. */
@@ -190,22 +182,14 @@ export const TOOLS: Record<string, string> = {
 };
 
 /**
- * Run a language model tool: the package's `callTool` (one home for the tools), or for `search` on
- * a package without it, `pullSearch`. Returns the JSON text the model gets; throws an Error with a
- * readable message (and the groundgate error code) for bad input.
+ * Run a language model tool through the package's `callTool` (the tools' one home). Returns the JSON
+ * text the model gets; bad input throws the package's Error (with its `code` and a message naming
+ * the field).
  */
 export function invokeTool(engine: Engine, toolName: string, input: unknown): string {
   const tool = TOOLS[toolName];
   if (!tool) throw new Error(`unknown tool ${toolName}`);
-  const args = input && typeof input === 'object' && !Array.isArray(input) ? (input as Record<string, unknown>) : {};
-  if (typeof engine.callTool === 'function') return JSON.stringify(engine.callTool(tool, args));
-  if (tool !== 'search') throw new Error(`the groundgate package in this extension has no ${tool} tool; update the extension`);
-  if (typeof args.query !== 'string' || args.query.trim() === '') throw Object.assign(new Error('query: a non-empty string is required'), { code: 'invalid_argument' });
-  const k = typeof args.k === 'number' && Number.isInteger(args.k) && args.k >= 1 && args.k <= 50 ? args.k : 5;
-  const results = typeof args.instance === 'string'
-    ? engine.search(args.instance, args.query, k).map((h) => ({ ...h, instance: args.instance as string }))
-    : pullSearch(engine, args.query, k);
-  return JSON.stringify({ query: args.query, results });
+  return JSON.stringify(engine.callTool(tool, input ?? {}));
 }
 
 /** Resolve configured index paths against the workspace folder. */
