@@ -145,3 +145,20 @@ test('resolvePaths: relative to the workspace folder', () => {
   );
   assert.deepEqual(logic.resolvePaths(['a.ggi'], undefined, path.join, path.isAbsolute), ['a.ggi']);
 });
+
+test('the MCP server bundled in the extension (dist/groundgate) lists and runs the tools', async () => {
+  const bin = need(path.join(VSCODE, 'dist', 'groundgate', 'bin', 'groundgate.js'), 'build it: node www/vscode/build.mjs');
+  const { Client } = require(path.join(ROOT, 'node_modules', '@modelcontextprotocol', 'sdk', 'dist', 'cjs', 'client', 'index.js'));
+  const { StdioClientTransport } = require(path.join(ROOT, 'node_modules', '@modelcontextprotocol', 'sdk', 'dist', 'cjs', 'client', 'stdio.js'));
+  const client = new Client({ name: 'test', version: '1' });
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [bin, 'mcp', '--index', INDEXES[0], '--index', INDEXES[1]], stderr: 'ignore' }));
+  try {
+    const { tools } = await client.listTools();
+    assert.deepEqual(tools.map((t) => t.name).sort(), ['grep', 'links', 'read', 'search', 'sources']);
+    const r = await client.callTool({ name: 'search', arguments: { query: '대통령 임기', k: 2 } });
+    assert.ok(!r.isError, JSON.stringify(r));
+    assert.ok(r.structuredContent.results.some((h) => h.instance === 'constitution' && h.article));
+  } finally {
+    await client.close();
+  }
+});

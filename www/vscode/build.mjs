@@ -1,6 +1,6 @@
 // Build the extension offline: type-check (tsc), bundle src/extension.ts with the groundgate package
 // into dist/extension.js (esbuild; `vscode` stays external), copy the package's wasm next to it
-// (esbuild moves __dirname to dist/), stage the package's bin for the MCP server definition in
+// (esbuild moves __dirname to dist/), bundle the package's bin for the MCP server definition into
 // dist/groundgate/, and with --package make the .vsix (@vscode/vsce) at target/hosts/groundgate.vsix.
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -27,14 +27,21 @@ await esbuild.build({
   logLevel: 'warning',
 });
 fs.copyFileSync(path.join(pkg, 'node', 'groundgate_bg.wasm'), path.join(dist, 'groundgate_bg.wasm'));
-// The package's own bin (MCP server), without its dev files; its runtime dependencies are installed
-// beside it when packaging.
+// The package's bin for the MCP server definition, bundled into one file with its runtime
+// dependencies (the MCP SDK, resolved from the repository's node_modules: root package.json pins it)
+// beside the package's wasm build it loads at run time (dist/groundgate/node/).
 const staged = path.join(dist, 'groundgate');
-for (const part of ['bin', 'lib', 'node', 'package.json']) {
-  fs.cpSync(path.join(pkg, part), path.join(staged, part), { recursive: true, dereference: true });
-}
+fs.cpSync(path.join(pkg, 'node'), path.join(staged, 'node'), { recursive: true, dereference: true });
+await esbuild.build({
+  entryPoints: [path.join(pkg, 'bin', 'groundgate.js')],
+  outfile: path.join(staged, 'bin', 'groundgate.js'),
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  logLevel: 'warning',
+});
 if (process.argv.includes('--package')) {
-  execFileSync('npm', ['install', '--omit=dev', '--no-package-lock', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: staged, stdio: 'inherit' });
   const out = path.join(root, 'target', 'hosts', 'groundgate.vsix');
   fs.mkdirSync(path.dirname(out), { recursive: true });
   execFileSync(bin('vsce'), ['package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--out', out], { cwd: here, stdio: 'inherit' });
