@@ -66,7 +66,7 @@ fn engine_judged(instances: &[(&str, Vec<u8>)], config: Config, opts: InstanceOp
     e
 }
 
-pub(crate) pub(crate) const Q: &str = "감리원이 이수하여야 하는 교육 과정은?";
+pub(crate) const Q: &str = "감리원이 이수하여야 하는 교육 과정은?";
 
 fn ask(e: &mut Engine, prompt: &str) -> groundgate::Answer {
     e.ask(prompt, &AskOptions::default()).expect("ask")
