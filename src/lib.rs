@@ -13,7 +13,8 @@
 //! * [`gate`] — the anchor and sufficiency gates.
 //! * [`deliver`] — budgets and their sharing, the cited context block, session dedup, the decision log.
 //! * [`protocol`] — the JSON Lines contract of every `--jsonl` loop and `handleLine`.
-//! * [`tools`] — the pull tools (search, grep, sources, read, links) over an [`Engine`].
+//! * `tools` (feature `tools`, on with `cli`) — the pull tools (search, grep, sources, read, links)
+//!   over an [`Engine`].
 //! * [`engine`] — [`Engine`]: several instances and `ask`, the push pipeline.
 //! * `abi` (feature `abi`) — plain C exports, JSON in and out, for wasm hosts without JS glue.
 //! * `ingest` (feature `ingest`; not in the runtime wasm) — HTML, Markdown/reST, plain text, JSON Lines,
@@ -58,6 +59,7 @@ pub mod ingest;
 pub mod protocol;
 pub mod search;
 pub mod text;
+#[cfg(feature = "tools")]
 pub mod tools;
 #[cfg(feature = "wasm")]
 mod wasm;

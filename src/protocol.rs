@@ -10,16 +10,20 @@
 //!
 //! Tool requests are `{"id", "tool", "arguments"}`; a loop bound to one tool (`groundgate grep
 //! --jsonl`) also takes the arguments at the top level (`{"id", "text"}`). Replies are
-//! `{"id", "result"}` with the tool's JSON as [`tools::call_json`] spells it.
+//! `{"id", "result"}` with the tool's JSON as `tools::call_json` spells it (feature `tools`).
 
 use std::io::{self, BufRead, Write};
 
+#[cfg(feature = "tools")]
 use serde::Deserialize;
+#[cfg(feature = "tools")]
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
+#[cfg(feature = "tools")]
 use crate::engine::Engine;
 use crate::error::{Error, Result};
+#[cfg(feature = "tools")]
 use crate::tools;
 
 /// Longest line accepted, in bytes (1 MiB).
@@ -152,6 +156,7 @@ pub fn serve<R: BufRead, W: Write>(
     Ok(())
 }
 
+#[cfg(feature = "tools")]
 /// The result JSON of a tool request: the tool is `body["tool"]`, else `tool`; the arguments are
 /// `body["arguments"]`, else the rest of the body.
 pub fn tool_result(engine: &Engine, mut body: Map<String, Value>, tool: Option<&str>) -> Result<String> {
@@ -175,6 +180,7 @@ pub fn tool_result(engine: &Engine, mut body: Map<String, Value>, tool: Option<&
     tools::call_json(engine, &name, &args)
 }
 
+#[cfg(feature = "tools")]
 /// The id of a request line, whatever else it holds.
 #[derive(Deserialize)]
 struct IdOnly<'a> {
@@ -182,6 +188,7 @@ struct IdOnly<'a> {
     id: Option<&'a RawValue>,
 }
 
+#[cfg(feature = "tools")]
 /// A tool request line, `{"id", "tool", "arguments"}`, read without building a JSON tree.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -195,10 +202,12 @@ struct ToolLine<'a> {
     arguments: Option<&'a RawValue>,
 }
 
+#[cfg(feature = "tools")]
 fn raw_reply(id: &str, key: &str, body: &str) -> String {
     format!("{{\"id\":{id},\"{key}\":{body}}}")
 }
 
+#[cfg(feature = "tools")]
 /// One tool request line `{"id", "tool", "arguments"}` → one reply line `{"id", "result"}` or
 /// `{"id", "error"}` (`""` for a blank line): what `Engine.handleLine` and `gg_handle_line`
 /// return, and what `groundgate tool --jsonl` writes. The id is echoed as written.
