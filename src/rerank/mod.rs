@@ -16,7 +16,7 @@
 pub mod composite;
 pub mod fusion;
 pub mod overlap;
-// pub mod rebel;
+pub mod rebel;
 
 pub use composite::{Composite, CompositeOptions, Properties, Weights};
 pub use fusion::{ChunkRef, Fused};
