@@ -27,7 +27,8 @@
 //! rejects anything else with a [`ReplyError`] (unknown id, duplicate, missing or unknown score,
 //! out-of-range value, a partial ranking, a missing block, a malformed line). The order applied
 //! is by the composite `relevance + Σ wᵢ·criterionᵢ` that groundgate computes from the parsed
-//! scores (models add badly); ties keep the model's order.
+//! scores (models add badly); ties keep the model's order. A `final=` total the model adds to a
+//! line is read as a number and otherwise ignored.
 //!
 //! Documents are quoted data: each sits in a `<doc id="n">` element with every `<` and `>` of its
 //! citation and text neutralised ([`neutralize`]), so no document can close its element, open a
@@ -486,7 +487,13 @@ pub fn parse_reply(
         let mut scores: Vec<Option<f64>> = vec![None; criteria.len()];
         for pair in rest.split_whitespace() {
             let (k, v) = pair.split_once('=').ok_or_else(|| malformed("scores are written name=value"))?;
-            if k == "relevance" {
+            if k == "final" {
+                // The model's own total: read, then ignored (the composite is computed here).
+                v.parse::<f64>()
+                    .ok()
+                    .filter(|x| x.is_finite())
+                    .ok_or_else(|| malformed("final is not a number"))?;
+            } else if k == "relevance" {
                 if relevance.is_some() {
                     return Err(ReplyError::Duplicate { what: format!("[{id}] relevance") });
                 }
@@ -531,6 +538,11 @@ pub fn rerank_with<T: Clone>(items: &[T], reply: &str, criteria: &[Criterion]) -
 mod tests {
     use super::*;
 
+    /// depth 1, diversity 1, the rest 0 (fixed here, whatever the tuned defaults are).
+    fn w11() -> Weights {
+        Weights { depth: 1.0, diversity: 1.0, clarity: 0.0, authority: 0.0, recency: 0.0 }
+    }
+
     fn docs() -> Vec<PromptDoc> {
         let d = |title: &str, page, text: &str| PromptDoc {
             instance: "rnd".into(),
@@ -552,7 +564,7 @@ mod tests {
 
     #[test]
     fn prompts_hold_query_criteria_documents_and_format() {
-        let w = Weights::default();
+        let w = w11();
         for lang in [Lang::Ko, Lang::En] {
             let p = one_turn("기술료 납부 기한", &docs(), &w, lang).unwrap();
             assert!(p.contains("기술료 납부 기한"));
@@ -580,7 +592,7 @@ mod tests {
 
     #[test]
     fn parses_a_good_reply_and_orders_by_the_composite() {
-        let c = default_criteria(&Weights::default(), Lang::En);
+        let c = default_criteria(&w11(), Lang::En);
         let reply = "Reasoning … the format is <ranking> … </ranking>.\n<ranking>\n[2] relevance=8 depth=2 diversity=4 clarity=5 authority=5 recency=4\n[1] relevance=9 depth=4 diversity=4 clarity=4 authority=5 recency=4\n[3] relevance=0 depth=0 diversity=0 clarity=0 authority=1 recency=0\n</ranking>\n";
         let r = parse_reply(reply, 3, &c).unwrap();
         // [1]: 9 + 4 + 4 = 17 beats [2]: 8 + 2 + 4 = 14, whatever order the model wrote.
@@ -593,7 +605,7 @@ mod tests {
 
     #[test]
     fn rejects_every_defect_with_its_kind() {
-        let c = default_criteria(&Weights::default(), Lang::En);
+        let c = default_criteria(&w11(), Lang::En);
         let full = "relevance=5 depth=1 diversity=1 clarity=1 authority=1 recency=1";
         let ok = |id: u32| format!("[{id}] {full}");
         let cases = [
