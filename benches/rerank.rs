@@ -13,7 +13,8 @@
 //! the share of repeated text in what is injected ([`groundgate::rerank::overlap::repeated_share`]).
 //!
 //! The devset files are shuffled (fixed seed); the first half of each is the tuning half (weight
-//! grid, RRF k), the second half the report half. Run: `cargo bench --bench rerank`
+//! grid, RRF k), the second half the report half; the held-out set (benches/data/heldout, written
+//! apart from the code) is reported too. Run: `cargo bench --bench rerank`
 //! (data: `$GG_DATA` or `../shared/data`; indexes: `indexes/*.ggi` from `./build.sh`).
 
 use std::collections::HashMap;
@@ -122,7 +123,8 @@ fn unit(v: Vec<(u32, f32)>) -> Vec<(u32, f32)> {
 struct Query {
     label: Label,
     inst: usize,
-    tune: bool,
+    /// 0 devset tuning half, 1 devset report half, 2 held-out set.
+    part: u8,
     terms: Vec<String>,
     pool: Vec<Scored>,
     ngram: Vec<u32>,
@@ -240,8 +242,15 @@ fn main() {
     eprintln!("building character n-gram vectors …");
     let ngrams: Vec<NGrams> = insts.iter().map(|(_, ix)| NGrams::new(ix)).collect();
     let mut sets: Vec<(&str, Vec<Query>)> = Vec::new();
-    for (set, file) in [("ko", "questions_ko.jsonl"), ("en", "questions_en.jsonl")] {
-        let path: &Path = &dev.join(file);
+    let heldout = root.join("benches/data/heldout");
+    for (set, dir, file) in [
+        ("ko", &dev, "questions_ko.jsonl"),
+        ("en", &dev, "questions_en.jsonl"),
+        ("ko", &heldout, "questions_ko.jsonl"),
+        ("en", &heldout, "questions_en.jsonl"),
+    ] {
+        let held = dir == &heldout;
+        let path: &Path = &dir.join(file);
         let text = std::fs::read_to_string(path).expect("devset file");
         let labels = parse_labels(file, &text).expect("labels");
         let half = labels.len() / 2;
@@ -256,13 +265,26 @@ fn main() {
             let terms = search::query_terms(index, &label.prompt);
             let pool = search::top_k(index, &terms, DEFAULT_POOL).expect("search");
             let ngram = ngrams[inst].top(&label.prompt, DEFAULT_POOL);
-            qs.push(Query { label, inst, tune: i < half, terms, pool, ngram });
+            qs.push(Query {
+                label,
+                inst,
+                part: if held {
+                    2
+                } else if i < half {
+                    0
+                } else {
+                    1
+                },
+                terms,
+                pool,
+                ngram,
+            });
         }
         sets.push((set, qs));
     }
     let all: Vec<&Query> = sets.iter().flat_map(|s| s.1.iter()).collect();
-    let tune: Vec<&Query> = all.iter().copied().filter(|q| q.tune).collect();
-    let report: Vec<&Query> = all.iter().copied().filter(|q| !q.tune).collect();
+    let part = |p: u8| -> Vec<&Query> { all.iter().copied().filter(|q| q.part == p).collect() };
+    let (tune, report, held) = (part(0), part(1), part(2));
 
     // Tuning: the weight grid, best by gold inside the injected text, then least repeated text,
     // then the smallest total weight; RRF's k likewise.
@@ -316,7 +338,11 @@ fn main() {
         (format!("RRF k = {} (tuned) with char 2–3-gram TF-IDF", best_k.0), Method::Rrf(best_k.0)),
         ("char 2–3-gram TF-IDF alone".into(), Method::Rrf(0)),
     ];
-    for (title, part) in [("tuning half", &tune), ("report half", &report)] {
+    for (title, part) in [
+        ("devset, tuning half", &tune),
+        ("devset, report half", &report),
+        ("held-out set (benches/data/heldout)", &held),
+    ] {
         println!("### {title}\n");
         println!(
             "| ordering | set | questions | gold in top 4 | gold inside injected text | repeated text injected |"
