@@ -94,6 +94,9 @@ pub struct AskOptions {
     pub format: Format,
     /// The time, in ms since the epoch, for session dedup (default: the engine's clock).
     pub now_ms: Option<u64>,
+    /// Reorder each instance's candidates before the budget: RRF with the host's ranking, the
+    /// composite (see [`crate::rerank::apply`]). The judges still see the BM25 top k.
+    pub rerank: Option<crate::rerank::RerankOptions>,
 }
 
 /// Per-instance options of [`Engine::add_instance`].
@@ -506,9 +509,15 @@ impl Engine {
         let mut terms: Vec<String> = term_set.iter().map(|t| t.to_string()).collect();
         terms.sort_unstable();
         let extra = if opts.session.is_some() { 16 } else { 0 };
-        let scored = search::top_k(&inst.index, &terms, cfg.top_k + extra)?;
+        let rerank = opts.rerank.as_ref().filter(|r| r.is_active());
+        let pool = rerank.map_or(0, |r| r.pool());
+        let scored = search::top_k(&inst.index, &terms, (cfg.top_k + extra).max(pool))?;
         // The judges see the top k as found; the evidence skips chunks this session has seen.
         let top: Vec<Scored> = scored.iter().take(cfg.top_k).copied().collect();
+        let scored = match rerank {
+            Some(r) => crate::rerank::reorder(&inst.index, &inst.name, &terms, &scored, r)?,
+            None => scored,
+        };
         let mut chosen: Vec<Scored> = Vec::new();
         for s in &scored {
             let seen = opts
@@ -661,6 +670,12 @@ impl Engine {
     /// Decide and deliver evidence for `prompt` (the steps in the module docs).
     pub fn ask(&mut self, prompt: &str, opts: &AskOptions) -> Result<Answer> {
         check_prompt(prompt, opts)?;
+        if let Some(r) = &opts.rerank {
+            r.check()?;
+            for x in &r.ranking {
+                self.position(&x.instance)?;
+            }
+        }
         let started = self.clock.now_ms();
         let now = opts.now_ms.unwrap_or(started);
         let (query, forced) = self.tags(prompt);

@@ -8,15 +8,19 @@
 //! * [`rebel`] — the one-turn and two-turn REBEL prompts (Korean and English) and the strict parser
 //!   of the model's reply; [`rebel::rerank_with`] applies the parsed order.
 //! * [`fusion`] — stable chunk references ([`fusion::ChunkRef`]) and RRF.
+//! * [`apply`] — [`RerankOptions`] (an `ask` option) and [`reorder`]: RRF, then the composite,
+//!   over one instance's candidate pool before the budget.
 //! * [`overlap`] — character shingles: near-duplicate tests and the share of repeated text.
 //!
 //! Everything here is plain, deterministic Rust: the same inputs give the same order natively and
 //! in wasm.
 
+pub mod apply;
 pub mod composite;
 pub mod fusion;
 pub mod overlap;
 pub mod rebel;
 
+pub use apply::{RerankOptions, reorder};
 pub use composite::{Composite, CompositeOptions, Properties, Weights};
 pub use fusion::{ChunkRef, Fused};

@@ -130,3 +130,40 @@ fn composite_and_fusion_over_real_chunks() {
     let e = fusion::fuse_instance(&index, "excerpts", &pool, &stale, 60).unwrap_err();
     assert!(e.to_string().contains("stale"), "{e}");
 }
+
+#[test]
+fn ask_reorders_evidence_and_refuses_bad_references() {
+    use groundgate::rerank::RerankOptions;
+    use groundgate::{AskOptions, Config, Engine, InstanceOptions};
+    let mut e = Engine::new(Config::default()).expect("engine");
+    e.set_clock(Box::new(groundgate::engine::FixedClock(0)));
+    e.add_instance("excerpts", excerpt_index().to_vec(), InstanceOptions::default()).expect("add");
+    let prompt = "#excerpts 기술료 납부 기한은 언제까지인가요?";
+    let plain = e.ask(prompt, &AskOptions::default()).expect("ask");
+    assert!(!plain.evidence.is_empty());
+    // The host ranks chunk 3 first: it is injected first (it was 4th by BM25).
+    let index = Index::open(excerpt_index()).expect("open");
+    let host = ChunkRef::of("excerpts", 3, &index.chunk(3).unwrap().text);
+    let r = RerankOptions { ranking: vec![host.clone()], k: Some(1), ..Default::default() };
+    let fused = e.ask(prompt, &AskOptions { rerank: Some(r), ..Default::default() }).expect("ask");
+    assert_eq!(fused.route, plain.route, "the judges see the BM25 top k either way");
+    assert_eq!(fused.log.instances[0].scores, plain.log.instances[0].scores);
+    assert_eq!(fused.evidence[0].text, index.chunk(3).unwrap().text.trim());
+    // Options cross JSON as hosts send them.
+    let opts: AskOptions = serde_json::from_str(&format!(
+        r#"{{"rerank": {{"ranking": ["{host}"], "composite": {{"weights": {{"diversity": 1}}}}}}}}"#
+    ))
+    .expect("json options");
+    assert!(e.ask(prompt, &opts).is_ok());
+    for bad in [
+        r#"{"rerank": {"ranking": ["nowhere:1:00000000"]}}"#,
+        r#"{"rerank": {"ranking": ["excerpts:3:00000000"]}}"#,
+        r#"{"rerank": {"pool": 0, "composite": {}}}"#,
+        r#"{"rerank": {"composite": {"weights": {"depth": -1}}}}"#,
+    ] {
+        let opts: AskOptions = serde_json::from_str(bad).expect("json");
+        let err = e.ask(prompt, &opts).unwrap_err();
+        assert_eq!(err.code(), "invalid_argument", "{bad}: {err}");
+    }
+    assert!(serde_json::from_str::<AskOptions>(r#"{"rerank": {"ranking": ["x"]}}"#).is_err());
+}

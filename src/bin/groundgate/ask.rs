@@ -69,7 +69,7 @@ pub fn run(a: Args) -> Result<(), Box<dyn std::error::Error>> {
         groundgate::protocol::serve(std::io::stdin().lock(), &mut out, |id, body| {
             let session =
                 body.get("session").and_then(Value::as_str).map(str::to_string).or(a.session.clone());
-            let opts = AskOptions { session, format: a.format, now_ms: None };
+            let opts = AskOptions { session, format: a.format, ..AskOptions::default() };
             let r = match groundgate::protocol::field(&body, "prompt") {
                 // Timed with serialization, as a host receives the answer.
                 Ok(p) => clock.time(|| {
@@ -97,7 +97,7 @@ pub fn run(a: Args) -> Result<(), Box<dyn std::error::Error>> {
         }
         vec![p]
     };
-    let opts = AskOptions { session: a.session.clone(), format: a.format, now_ms: None };
+    let opts = AskOptions { session: a.session.clone(), format: a.format, ..AskOptions::default() };
     for p in prompts.iter().filter(|p| !p.trim().is_empty()) {
         let answer = engine.ask(p, &opts)?;
         writeln!(out, "prompt:  {p}")?;

@@ -1,0 +1,149 @@
+//! Reordering a candidate pool before the budget: the options `ask` takes
+//! ([`RerankOptions`]) and [`reorder`], which runs RRF with the host's list and then the composite.
+//!
+//! The pool is one instance's BM25 top [`RerankOptions::pool`]. With a host `ranking`, the pool is
+//! first fused with it by RRF ([`fusion::fuse_instance`]; the host's chunks that BM25 did not find
+//! join the pool). With `composite` options, the (fused) pool is then re-scored by the composite,
+//! whose relevance is the fused score when there was a fusion and the BM25 score otherwise. The
+//! result keeps every chunk's BM25 score, so hits and evidence still report BM25.
+//!
+//! In `ask`, the gates' judges still see the BM25 top k as found (they are calibrated on BM25
+//! scores and coverage): fusion and the composite change *which* chunks are injected and in what
+//! order, not whether the prompt is pushed.
+
+use serde::{Deserialize, Serialize};
+
+use super::composite::{self, CompositeOptions, DEFAULT_POOL};
+use super::fusion::{self, ChunkRef, DEFAULT_K, MAX_LIST};
+use crate::error::{Error, Result};
+use crate::index::Index;
+use crate::search::{self, Scored};
+
+/// Largest candidate pool.
+pub const MAX_POOL: usize = 200;
+
+/// How to reorder the candidates (an `ask` option).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct RerankOptions {
+    /// Re-score the pool by the composite with these options.
+    pub composite: Option<CompositeOptions>,
+    /// The host's ranked chunk references (best first), fused by RRF.
+    pub ranking: Vec<ChunkRef>,
+    /// RRF constant (default [`DEFAULT_K`]).
+    pub k: Option<u32>,
+    /// Candidate pool per instance (default [`DEFAULT_POOL`], at most [`MAX_POOL`]).
+    pub pool: Option<usize>,
+}
+
+impl RerankOptions {
+    /// Does it change anything?
+    pub fn is_active(&self) -> bool {
+        self.composite.is_some() || !self.ranking.is_empty()
+    }
+
+    /// The candidate pool size.
+    pub fn pool(&self) -> usize {
+        self.pool.unwrap_or(DEFAULT_POOL)
+    }
+
+    /// Check the sizes (weights and dates are checked where they are used).
+    pub fn check(&self) -> Result<()> {
+        let pool = self.pool();
+        if pool == 0 || pool > MAX_POOL {
+            return Err(Error::invalid("rerank.pool", format!("{pool}; must be 1..={MAX_POOL}")));
+        }
+        if self.ranking.len() > MAX_LIST {
+            return Err(Error::invalid(
+                "rerank.ranking",
+                format!("{} references, at most {MAX_LIST}", self.ranking.len()),
+            ));
+        }
+        if let Some(c) = &self.composite {
+            c.weights.check()?;
+        }
+        Ok(())
+    }
+}
+
+/// Reorder one instance's BM25 `pool` (best first, for the distinct query `terms`) as `opts` say.
+/// Returns the chunks in their new order with their BM25 scores.
+pub fn reorder<D: AsRef<[u8]> + Clone>(
+    index: &Index<D>,
+    instance: &str,
+    terms: &[String],
+    pool: &[Scored],
+    opts: &RerankOptions,
+) -> Result<Vec<Scored>> {
+    opts.check()?;
+    let mut list: Vec<Scored> = pool.to_vec();
+    if !opts.ranking.is_empty() {
+        let fused = fusion::fuse_instance(index, instance, pool, &opts.ranking, opts.k.unwrap_or(DEFAULT_K))?;
+        list = fused.iter().map(|f| Scored { chunk: f.reference.chunk, score: f.score as f32 }).collect();
+    }
+    if let Some(c) = &opts.composite {
+        let ranked = composite::rerank(index, terms, &list, c)?;
+        list = ranked.iter().map(|r| Scored { chunk: r.chunk, score: r.score as f32 }).collect();
+    }
+    // Back to BM25 scores (chunks only the host found get theirs computed).
+    let extra: Vec<u32> =
+        list.iter().map(|s| s.chunk).filter(|c| !pool.iter().any(|p| p.chunk == *c)).collect();
+    let explained = search::explain(index, terms, &extra)?;
+    Ok(list
+        .iter()
+        .map(|s| {
+            let score = match pool.iter().find(|p| p.chunk == s.chunk) {
+                Some(p) => p.score,
+                None => extra
+                    .iter()
+                    .position(|c| *c == s.chunk)
+                    .map_or(0.0, |i| explained[i].iter().map(|t| t.score).sum::<f64>() as f32),
+            };
+            Scored { chunk: s.chunk, score }
+        })
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::corpus::{Chunk, Source};
+    use crate::rerank::Weights;
+    use crate::{AnalyzerSettings, IndexBuilder};
+
+    #[test]
+    fn fuses_then_rescores_and_keeps_bm25_scores() {
+        let mut b = IndexBuilder::new("t", AnalyzerSettings::default());
+        let s = b.add_source(Source { id: "s".into(), kind: "manual".into(), ..Default::default() }).unwrap();
+        let texts = ["감리원 교육 기준", "감리원 교육 기준", "감리원 자격", "계약 체결 절차"];
+        for t in texts {
+            b.add_chunk(Chunk { source: s, text: t.into(), ..Default::default() }).unwrap();
+        }
+        let bytes = b.build().unwrap();
+        let idx = Index::open(&bytes[..]).unwrap();
+        let terms = search::query_terms(&idx, "감리원 교육");
+        let pool = search::top_k(&idx, &terms, 20).unwrap();
+        assert_eq!(pool.iter().map(|s| s.chunk).collect::<Vec<_>>(), [0, 1, 2]);
+        assert_eq!(reorder(&idx, "t", &terms, &pool, &RerankOptions::default()).unwrap(), pool);
+        // The host puts chunk 3 (no query term) first: it joins the pool with its BM25 score 0.
+        let host = RerankOptions { ranking: vec![ChunkRef::of("t", 3, texts[3])], ..Default::default() };
+        let got = reorder(&idx, "t", &terms, &pool, &host).unwrap();
+        assert_eq!(got.iter().map(|s| s.chunk).collect::<Vec<_>>(), [0, 3, 1, 2]);
+        assert_eq!(got[1].score, 0.0);
+        assert_eq!(got[0].score, pool[0].score);
+        // Diversity moves the duplicate (chunk 1) below chunk 2.
+        let w = Weights { depth: 0.0, diversity: 2.0, clarity: 0.0, authority: 0.0, recency: 0.0 };
+        let comp = RerankOptions {
+            composite: Some(CompositeOptions { weights: w, ..Default::default() }),
+            ..Default::default()
+        };
+        let got = reorder(&idx, "t", &terms, &pool, &comp).unwrap();
+        assert_eq!(got.iter().map(|s| s.chunk).collect::<Vec<_>>(), [0, 2, 1]);
+        for bad in [
+            RerankOptions { pool: Some(0), ..Default::default() },
+            RerankOptions { pool: Some(999), ..Default::default() },
+        ] {
+            assert_eq!(reorder(&idx, "t", &terms, &pool, &bad).unwrap_err().code(), "invalid_argument");
+        }
+    }
+}
