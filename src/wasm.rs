@@ -31,11 +31,8 @@ export interface AskOptions {
 }
 /** RRF with the host's ranking (chunk references "instance:chunk:crc32hex"), then the REBEL composite. */
 export interface RerankOptions {
-  composite?: {
-    weights?: { depth?: number; diversity?: number; clarity?: number; authority?: number; recency?: number };
-    today?: string; authority?: [string, number][];
-  };
-  ranking?: string[]; k?: number; pool?: number;
+  weights?: { depth?: number; diversity?: number; clarity?: number; authority?: number; recency?: number };
+  today?: string; ranking?: string[]; k?: number; pool?: number;
 }
 /** Judges' thresholds (probabilities 0–1; 0 accepts whatever is found, 1 nothing) and extra anchors. */
 export interface InstanceOptions { sufficiency?: number; relevance?: number; anchors?: string[] }

@@ -3,7 +3,7 @@
 //!
 //! The pool is one instance's BM25 top [`RerankOptions::pool`]. With a host `ranking`, the pool is
 //! first fused with it by RRF ([`fusion::fuse_instance`]; the host's chunks that BM25 did not find
-//! join the pool). With `composite` options, the (fused) pool is then re-scored by the composite,
+//! join the pool). With composite `weights`, the (fused) pool is then re-scored by the composite,
 //! whose relevance is the fused score when there was a fusion and the BM25 score otherwise. The
 //! result keeps every chunk's BM25 score, so hits and evidence still report BM25.
 //!
@@ -13,7 +13,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::composite::{self, CompositeOptions, DEFAULT_POOL};
+use super::composite::{self, CompositeOptions, DEFAULT_POOL, Weights};
 use super::fusion::{self, ChunkRef, DEFAULT_K, MAX_LIST};
 use crate::error::{Error, Result};
 use crate::index::Index;
@@ -26,8 +26,11 @@ pub const MAX_POOL: usize = 200;
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct RerankOptions {
-    /// Re-score the pool by the composite with these options.
-    pub composite: Option<CompositeOptions>,
+    /// Re-score the pool by the composite with these weights.
+    pub weights: Option<Weights>,
+    /// The composite's reference date for recency (`YYYY`, `YYYY-MM` or `YYYY-MM-DD`; default:
+    /// the newest source date in the pool).
+    pub today: Option<String>,
     /// The host's ranked chunk references (best first), fused by RRF.
     pub ranking: Vec<ChunkRef>,
     /// RRF constant (default [`DEFAULT_K`]).
@@ -39,7 +42,7 @@ pub struct RerankOptions {
 impl RerankOptions {
     /// Does it change anything?
     pub fn is_active(&self) -> bool {
-        self.composite.is_some() || !self.ranking.is_empty()
+        self.weights.is_some() || !self.ranking.is_empty()
     }
 
     /// The candidate pool size.
@@ -59,8 +62,8 @@ impl RerankOptions {
                 format!("{} references, at most {MAX_LIST}", self.ranking.len()),
             ));
         }
-        if let Some(c) = &self.composite {
-            c.weights.check()?;
+        if let Some(w) = &self.weights {
+            w.check()?;
         }
         Ok(())
     }
@@ -81,8 +84,9 @@ pub fn reorder<D: AsRef<[u8]> + Clone>(
         let fused = fusion::fuse_instance(index, instance, pool, &opts.ranking, opts.k.unwrap_or(DEFAULT_K))?;
         list = fused.iter().map(|f| Scored { chunk: f.reference.chunk, score: f.score as f32 }).collect();
     }
-    if let Some(c) = &opts.composite {
-        let ranked = composite::rerank(index, terms, &list, c)?;
+    if let Some(weights) = opts.weights {
+        let c = CompositeOptions { weights, today: opts.today.clone(), authority: Vec::new() };
+        let ranked = composite::rerank(index, terms, &list, &c)?;
         list = ranked.iter().map(|r| Scored { chunk: r.chunk, score: r.score as f32 }).collect();
     }
     // Back to BM25 scores (chunks only the host found get theirs computed).
@@ -108,7 +112,6 @@ pub fn reorder<D: AsRef<[u8]> + Clone>(
 mod tests {
     use super::*;
     use crate::corpus::{Chunk, Source};
-    use crate::rerank::Weights;
     use crate::{AnalyzerSettings, IndexBuilder};
 
     #[test]
@@ -133,10 +136,7 @@ mod tests {
         assert_eq!(got[0].score, pool[0].score);
         // Diversity moves the duplicate (chunk 1) below chunk 2.
         let w = Weights { depth: 0.0, diversity: 2.0, clarity: 0.0, authority: 0.0, recency: 0.0 };
-        let comp = RerankOptions {
-            composite: Some(CompositeOptions { weights: w, ..Default::default() }),
-            ..Default::default()
-        };
+        let comp = RerankOptions { weights: Some(w), ..Default::default() };
         let got = reorder(&idx, "t", &terms, &pool, &comp).unwrap();
         assert_eq!(got.iter().map(|s| s.chunk).collect::<Vec<_>>(), [0, 2, 1]);
         for bad in [

@@ -84,8 +84,7 @@ impl Weights {
 }
 
 /// Options of [`rerank`].
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct CompositeOptions {
     /// Property weights.
     pub weights: Weights,

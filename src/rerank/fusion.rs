@@ -166,19 +166,22 @@ pub fn rrf(lists: &[Vec<ChunkRef>], k: u32) -> Result<Vec<Fused>> {
 }
 
 fn fuse_ranks(items: Vec<(ChunkRef, Vec<Option<u32>>)>, k: u32) -> Vec<Fused> {
-    let mut out: Vec<(f64, u32, u32, Fused)> = items
-        .into_iter()
-        .map(|(reference, ranks)| {
-            let score: f64 = ranks.iter().flatten().map(|&r| 1.0 / (k as f64 + r as f64)).sum();
-            let best = ranks.iter().flatten().copied().min().unwrap_or(u32::MAX);
-            let first = ranks.first().copied().flatten().unwrap_or(u32::MAX);
-            let score6 = (score * 1e6).round() / 1e6;
-            (score, best, first, Fused { reference, score: score6, ranks })
-        })
-        .collect();
-    out.sort_by(|a, b| {
+    // Best first: higher score, then better best rank, then earlier in the first list, then the
+    // reference — a total order (references are unique). Kept sorted by binary insertion, as
+    // `search::top_k` does: no sort routine in the wasm.
+    let before = |a: &(f64, u32, u32, Fused), b: &(f64, u32, u32, Fused)| {
         b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)).then(a.3.reference.cmp(&b.3.reference))
-    });
+    };
+    let mut out: Vec<(f64, u32, u32, Fused)> = Vec::with_capacity(items.len());
+    for (reference, ranks) in items {
+        let score: f64 = ranks.iter().flatten().map(|&r| 1.0 / (k as f64 + r as f64)).sum();
+        let best = ranks.iter().flatten().copied().min().unwrap_or(u32::MAX);
+        let first = ranks.first().copied().flatten().unwrap_or(u32::MAX);
+        let score6 = (score * 1e6).round() / 1e6;
+        let item = (score, best, first, Fused { reference, score: score6, ranks });
+        let at = out.partition_point(|x| before(x, &item).is_lt());
+        out.insert(at, item);
+    }
     out.into_iter().map(|x| x.3).collect()
 }
 
@@ -203,16 +206,19 @@ pub fn fuse_instance<D: AsRef<[u8]> + Clone>(
     }
     let mut items: Vec<(ChunkRef, Vec<Option<u32>>)> =
         mine.into_iter().enumerate().map(|(i, r)| (r, vec![Some(i as u32 + 1), None])).collect();
-    let mut at: HashMap<u32, usize> = items.iter().enumerate().map(|(i, (r, _))| (r.chunk, i)).collect();
     for (i, r) in theirs.iter().enumerate() {
         if r.instance != instance {
             continue;
         }
         r.verify(index)?;
-        let slot = *at.entry(r.chunk).or_insert_with(|| {
-            items.push((r.clone(), vec![None, None]));
-            items.len() - 1
-        });
+        // A linear lookup: lists are short, and it keeps a hash map out of the wasm.
+        let slot = match items.iter().position(|(x, _)| x.chunk == r.chunk) {
+            Some(slot) => slot,
+            None => {
+                items.push((r.clone(), vec![None, None]));
+                items.len() - 1
+            }
+        };
         if items[slot].1[1].is_some() {
             return Err(Error::invalid("ranking", format!("{r} appears twice in the supplied list")));
         }

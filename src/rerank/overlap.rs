@@ -5,8 +5,6 @@
 //! Korean, which has no reliable word boundaries, and for English. Used by the composite's
 //! diversity property and by the benches' "share of repeated text" figure.
 
-use std::collections::HashSet;
-
 /// Characters per shingle.
 pub const SHINGLE: usize = 8;
 
@@ -33,14 +31,30 @@ fn fnv(cs: &[char]) -> u64 {
     h
 }
 
-/// The set of shingles of one text.
+/// The set of shingles of one text (sorted, distinct: no hash map in the wasm).
 #[derive(Debug, Clone, Default)]
-pub struct Shingles(HashSet<u64>);
+pub struct Shingles(Vec<u64>);
 
 impl Shingles {
     /// The shingles of `text`.
     pub fn of(text: &str) -> Shingles {
-        Shingles(hashes(text).into_iter().collect())
+        let mut s = Shingles::default();
+        s.extend(hashes(text));
+        s
+    }
+
+    /// Add shingles, keeping the list sorted and distinct (binary insertion: a few hundred per
+    /// chunk, and no sort routine in the wasm).
+    fn extend(&mut self, hs: impl IntoIterator<Item = u64>) {
+        for h in hs {
+            if let Err(at) = self.0.binary_search(&h) {
+                self.0.insert(at, h);
+            }
+        }
+    }
+
+    fn contains(&self, h: &u64) -> bool {
+        self.0.binary_search(h).is_ok()
     }
 
     /// Share (0–1) of `self`'s shingles that `other` also has: 1 when `self` is wholly repeated
@@ -49,7 +63,7 @@ impl Shingles {
         if self.0.is_empty() {
             return 0.0;
         }
-        self.0.iter().filter(|h| other.0.contains(h)).count() as f64 / self.0.len() as f64
+        self.0.iter().filter(|h| other.contains(h)).count() as f64 / self.0.len() as f64
     }
 
     /// The larger containment either way: near-duplicates, and a short text repeated inside a
@@ -62,7 +76,7 @@ impl Shingles {
 /// Share (0–1) of the shingle positions of `texts` (in order) that repeat a shingle of an
 /// *earlier* text: 0 when no text repeats another, close to 1 when all but the first repeat it.
 pub fn repeated_share<S: AsRef<str>>(texts: &[S]) -> f64 {
-    let mut seen: HashSet<u64> = HashSet::new();
+    let mut seen = Shingles::default();
     let (mut total, mut repeated) = (0usize, 0usize);
     for t in texts {
         let hs = hashes(t.as_ref());

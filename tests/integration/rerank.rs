@@ -151,15 +151,16 @@ fn ask_reorders_evidence_and_refuses_bad_references() {
     assert_eq!(fused.evidence[0].text, index.chunk(3).unwrap().text.trim());
     // Options cross JSON as hosts send them.
     let opts: AskOptions = serde_json::from_str(&format!(
-        r#"{{"rerank": {{"ranking": ["{host}"], "composite": {{"weights": {{"diversity": 1}}}}}}}}"#
+        r#"{{"rerank": {{"ranking": ["{host}"], "weights": {{"diversity": 1}}, "today": "2026-11"}}}}"#
     ))
     .expect("json options");
     assert!(e.ask(prompt, &opts).is_ok());
     for bad in [
         r#"{"rerank": {"ranking": ["nowhere:1:00000000"]}}"#,
         r#"{"rerank": {"ranking": ["excerpts:3:00000000"]}}"#,
-        r#"{"rerank": {"pool": 0, "composite": {}}}"#,
-        r#"{"rerank": {"composite": {"weights": {"depth": -1}}}}"#,
+        r#"{"rerank": {"pool": 0, "weights": {}}}"#,
+        r#"{"rerank": {"weights": {"depth": -1}}}"#,
+        r#"{"rerank": {"weights": {}, "today": "soon"}}"#,
     ] {
         let opts: AskOptions = serde_json::from_str(bad).expect("json");
         let err = e.ask(prompt, &opts).unwrap_err();
