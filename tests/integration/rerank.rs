@@ -168,3 +168,39 @@ fn ask_reorders_evidence_and_refuses_bad_references() {
     }
     assert!(serde_json::from_str::<AskOptions>(r#"{"rerank": {"ranking": ["x"]}}"#).is_err());
 }
+
+#[test]
+fn cli_prints_the_prompt_and_applies_a_reply() {
+    use crate::util::{excerpt_index_file, groundgate};
+    let idx = excerpt_index_file("rebel.ggi");
+    let idx = idx.to_str().expect("path");
+    let w = r#"{"depth": 1, "diversity": 1, "clarity": 1, "authority": 0.5, "recency": 0.5}"#;
+    let out = groundgate(&["rebel", "--index", idx, "--weights", w, "--", QUERY], "");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    // The same bytes as the library (and the snapshot), but the instance is the index's name.
+    let docs: Vec<PromptDoc> = hits().iter().map(|h| PromptDoc::of_hit("excerpts", h)).collect();
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        rebel::one_turn(QUERY, &docs, &weights(), Lang::Ko).unwrap()
+    );
+    let reply = rebel_dir().join("reply_2_one_turn_ko_order.txt");
+    let out =
+        groundgate(&["rebel", "--index", idx, "--weights", w, "--reply", reply.to_str().unwrap(), QUERY], "");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let lines: Vec<serde_json::Value> =
+        String::from_utf8(out.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let chunks: Vec<u64> = lines.iter().map(|l| l["chunk"].as_u64().unwrap()).collect();
+    assert_eq!(chunks, [2, 4, 5, 3]);
+    assert_eq!(lines[0]["rank"], 1);
+    let bad = rebel_dir().join("reply_5_truncated.txt");
+    let out = groundgate(&["rebel", "--index", idx, "--reply", bad.to_str().unwrap(), QUERY], "");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unclosed"));
+    let crit = rebel_dir().join("reply_3_two_turn_1.txt");
+    let out = groundgate(&["rebel", "--index", idx, "--criteria", crit.to_str().unwrap(), QUERY], "");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("legal_basis=S"));
+    let out = groundgate(&["rebel", "--index", idx, "--criteria-prompt", QUERY], "");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("<criteria>"));
+    let out = groundgate(&["rebel", "--index", idx, "--weights", r#"{"depth": 99}"#, QUERY], "");
+    assert_eq!(out.status.code(), Some(1));
+}
