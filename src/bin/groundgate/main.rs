@@ -152,7 +152,7 @@ enum Command {
         /// Context format.
         #[arg(long, default_value = "short", value_parser = ["short", "detailed"])]
         format: String,
-        /// Read `{"id", "prompt", "session"?}` lines on stdin, write one answer line each.
+        /// Read `{"id", "prompt", "session"?, "rerank"?}` lines on stdin, write one answer line each.
         #[arg(long)]
         jsonl: bool,
         /// With --jsonl: print per-prompt time (median, p95) on stderr at the end.
