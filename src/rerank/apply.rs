@@ -69,6 +69,44 @@ impl RerankOptions {
     }
 }
 
+/// One reordered candidate and why it stands there (for the detailed format).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Ranked {
+    /// Chunk id.
+    pub chunk: u32,
+    /// Its BM25 score (computed for chunks only the host found).
+    pub bm25: f32,
+    /// Its RRF score and its ranks (BM25, host), when there was a fusion.
+    pub fused: Option<(f64, [Option<u32>; 2])>,
+    /// Its composite, when there were weights.
+    pub composite: Option<composite::Composite>,
+}
+
+impl Ranked {
+    /// One line explaining the position, e.g.
+    /// `rerank: rrf 0.0325 (bm25 #2, host #1) · composite 14.2 = relevance 10 + 1·diversity 4.2`.
+    pub fn line(&self, weights: &Weights) -> String {
+        let mut parts: Vec<String> = Vec::new();
+        if let Some((score, [a, b])) = self.fused {
+            let rank = |r: Option<u32>| r.map_or_else(|| "–".to_string(), |r| format!("#{r}"));
+            parts.push(format!("rrf {score} (bm25 {}, host {})", rank(a), rank(b)));
+        }
+        if let Some(c) = &self.composite {
+            let p = c.properties;
+            let mut f = format!("composite {} = relevance {}", c.score, c.relevance);
+            for ((name, w), v) in
+                weights.named().iter().zip([p.depth, p.diversity, p.clarity, p.authority, p.recency])
+            {
+                if *w > 0.0 {
+                    f.push_str(&format!(" + {w}·{name} {v}"));
+                }
+            }
+            parts.push(f);
+        }
+        format!("rerank: {}", parts.join(" · "))
+    }
+}
+
 /// Reorder one instance's BM25 `pool` (best first, for the distinct query `terms`) as `opts` say.
 /// Returns the chunks in their new order with their BM25 scores.
 pub fn reorder<D: AsRef<[u8]> + Clone>(
@@ -78,34 +116,62 @@ pub fn reorder<D: AsRef<[u8]> + Clone>(
     pool: &[Scored],
     opts: &RerankOptions,
 ) -> Result<Vec<Scored>> {
+    Ok(reorder_explained(index, instance, terms, pool, opts)?
+        .iter()
+        .map(|r| Scored { chunk: r.chunk, score: r.bm25 })
+        .collect())
+}
+
+/// [`reorder`] with each candidate's explanation.
+pub fn reorder_explained<D: AsRef<[u8]> + Clone>(
+    index: &Index<D>,
+    instance: &str,
+    terms: &[String],
+    pool: &[Scored],
+    opts: &RerankOptions,
+) -> Result<Vec<Ranked>> {
     opts.check()?;
-    let mut list: Vec<Scored> = pool.to_vec();
+    let mut list: Vec<Ranked> =
+        pool.iter().map(|s| Ranked { chunk: s.chunk, bm25: s.score, fused: None, composite: None }).collect();
     if !opts.ranking.is_empty() {
         let fused = fusion::fuse_instance(index, instance, pool, &opts.ranking, opts.k.unwrap_or(DEFAULT_K))?;
-        list = fused.iter().map(|f| Scored { chunk: f.reference.chunk, score: f.score as f32 }).collect();
+        let extra: Vec<u32> =
+            fused.iter().map(|f| f.reference.chunk).filter(|c| !pool.iter().any(|p| p.chunk == *c)).collect();
+        let explained = search::explain(index, terms, &extra)?;
+        list = fused
+            .iter()
+            .map(|f| {
+                let chunk = f.reference.chunk;
+                let bm25 = match pool.iter().find(|p| p.chunk == chunk) {
+                    Some(p) => p.score,
+                    // Chunks only the host found: their BM25 score, computed.
+                    None => extra
+                        .iter()
+                        .position(|c| *c == chunk)
+                        .map_or(0.0, |i| explained[i].iter().map(|t| t.score).sum::<f64>() as f32),
+                };
+                let ranks = [f.ranks.first().copied().flatten(), f.ranks.get(1).copied().flatten()];
+                Ranked { chunk, bm25, fused: Some((f.score, ranks)), composite: None }
+            })
+            .collect();
     }
     if let Some(weights) = opts.weights {
         let c = CompositeOptions { weights, today: opts.today.clone(), authority: Vec::new() };
-        let ranked = composite::rerank(index, terms, &list, &c)?;
-        list = ranked.iter().map(|r| Scored { chunk: r.chunk, score: r.score as f32 }).collect();
+        // Relevance from the fused score when there was a fusion, else from BM25.
+        let input: Vec<Scored> = list
+            .iter()
+            .map(|r| Scored { chunk: r.chunk, score: r.fused.map_or(r.bm25, |f| f.0 as f32) })
+            .collect();
+        let ranked = composite::rerank(index, terms, &input, &c)?;
+        let mut out = Vec::with_capacity(ranked.len());
+        for comp in ranked {
+            if let Some(r) = list.iter().find(|r| r.chunk == comp.chunk) {
+                out.push(Ranked { composite: Some(comp), ..r.clone() });
+            }
+        }
+        list = out;
     }
-    // Back to BM25 scores (chunks only the host found get theirs computed).
-    let extra: Vec<u32> =
-        list.iter().map(|s| s.chunk).filter(|c| !pool.iter().any(|p| p.chunk == *c)).collect();
-    let explained = search::explain(index, terms, &extra)?;
-    Ok(list
-        .iter()
-        .map(|s| {
-            let score = match pool.iter().find(|p| p.chunk == s.chunk) {
-                Some(p) => p.score,
-                None => extra
-                    .iter()
-                    .position(|c| *c == s.chunk)
-                    .map_or(0.0, |i| explained[i].iter().map(|t| t.score).sum::<f64>() as f32),
-            };
-            Scored { chunk: s.chunk, score }
-        })
-        .collect())
+    Ok(list)
 }
 
 #[cfg(test)]
@@ -139,6 +205,14 @@ mod tests {
         let comp = RerankOptions { weights: Some(w), ..Default::default() };
         let got = reorder(&idx, "t", &terms, &pool, &comp).unwrap();
         assert_eq!(got.iter().map(|s| s.chunk).collect::<Vec<_>>(), [0, 2, 1]);
+        // Explained: both steps, one line each.
+        let both = RerankOptions { weights: Some(w), ..host };
+        let ex = reorder_explained(&idx, "t", &terms, &pool, &both).unwrap();
+        assert_eq!(ex.len(), 4);
+        let line = ex[0].line(&w);
+        assert!(line.starts_with("rerank: rrf 0.016393 (bm25 #1, host –) · composite "), "{line}");
+        assert!(line.contains(" + 2·diversity 5") && !line.contains("depth"), "{line}");
+        assert_eq!(ex.iter().find(|r| r.chunk == 3).unwrap().fused.unwrap().1, [None, Some(1)]);
         for bad in [
             RerankOptions { pool: Some(0), ..Default::default() },
             RerankOptions { pool: Some(999), ..Default::default() },

@@ -21,6 +21,6 @@ pub mod fusion;
 pub mod overlap;
 pub mod rebel;
 
-pub use apply::{RerankOptions, reorder};
+pub use apply::{Ranked, RerankOptions, reorder, reorder_explained};
 pub use composite::{Composite, CompositeOptions, Properties, Weights};
 pub use fusion::{ChunkRef, Fused};
