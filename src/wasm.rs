@@ -45,6 +45,8 @@ export interface Hit extends Citation { rank: number; score: number; chunk: numb
 export interface TermScore { term: string; score: number }
 export interface Evidence extends Citation {
   instance: string; score: number; chars: number; text: string; terms?: TermScore[];
+  /** Detailed format with the rerank option: why it stands here. */
+  rerank?: string;
 }
 /** A pull's next step: a call of a pull tool with its arguments. */
 export interface ToolCall { tool: "search" | "read" | "grep" | "sources" | "links"; arguments: Record<string, unknown> }

@@ -167,6 +167,26 @@ fn ask_reorders_evidence_and_refuses_bad_references() {
         assert_eq!(err.code(), "invalid_argument", "{bad}: {err}");
     }
     assert!(serde_json::from_str::<AskOptions>(r#"{"rerank": {"ranking": ["x"]}}"#).is_err());
+
+    // The detailed format explains each item's position; the short one stays as it was.
+    let w = Weights { depth: 0.0, diversity: 1.0, clarity: 0.0, authority: 0.0, recency: 0.0 };
+    let r = RerankOptions { ranking: vec![host], weights: Some(w), ..Default::default() };
+    let detailed = AskOptions {
+        rerank: Some(r.clone()),
+        format: groundgate::deliver::Format::Detailed,
+        ..Default::default()
+    };
+    let a = e.ask(prompt, &detailed).expect("ask");
+    let line = a.evidence[0].rerank.as_deref().expect("explained");
+    assert!(
+        line.starts_with("rerank: rrf ") && line.contains("· composite ") && line.contains("1·diversity"),
+        "{line}"
+    );
+    assert!(a.context.contains(line), "{}", a.context);
+    assert!(a.evidence.iter().map(|x| x.chars).sum::<usize>() <= Config::default().instance_budget);
+    let short = e.ask(prompt, &AskOptions { rerank: Some(r), ..Default::default() }).expect("ask");
+    assert!(short.evidence.iter().all(|x| x.rerank.is_none()) && !short.context.contains("rerank:"));
+    assert!(!serde_json::to_string(&plain).unwrap().contains("\"rerank\""));
 }
 
 #[test]
