@@ -94,6 +94,9 @@ pub struct AskOptions {
     pub format: Format,
     /// The time, in ms since the epoch, for session dedup (default: the engine's clock).
     pub now_ms: Option<u64>,
+    /// Reorder each instance's candidates before the budget: RRF with the host's ranking, the
+    /// composite (see [`crate::rerank::apply`]). The judges still see the BM25 top k.
+    pub rerank: Option<crate::rerank::RerankOptions>,
 }
 
 /// Per-instance options of [`Engine::add_instance`].
@@ -162,6 +165,10 @@ pub struct Evidence {
     /// Matched terms and their contributions (detailed format only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub terms: Option<Vec<TermScore>>,
+    /// Why a rerank put it here (detailed format with the `rerank` option only; see
+    /// [`crate::rerank::Ranked::line`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rerank: Option<String>,
 }
 
 /// What the input is.
@@ -250,7 +257,7 @@ pub struct Answer {
 struct Judged {
     log: InstanceLog,
     /// The hits to inject (session-deduplicated), with their matched terms.
-    hits: Vec<(Hit, Vec<TermScore>)>,
+    hits: Vec<(Hit, Vec<TermScore>, Option<String>)>,
 }
 
 /// The instance name rule, shared by the engine, manifests and tags: 1–64 ASCII letters, digits,
@@ -506,9 +513,22 @@ impl Engine {
         let mut terms: Vec<String> = term_set.iter().map(|t| t.to_string()).collect();
         terms.sort_unstable();
         let extra = if opts.session.is_some() { 16 } else { 0 };
-        let scored = search::top_k(&inst.index, &terms, cfg.top_k + extra)?;
+        let rerank = opts.rerank.as_ref().filter(|r| r.is_active());
+        let pool = rerank.map_or(0, |r| r.pool());
+        let scored = search::top_k(&inst.index, &terms, (cfg.top_k + extra).max(pool))?;
         // The judges see the top k as found; the evidence skips chunks this session has seen.
         let top: Vec<Scored> = scored.iter().take(cfg.top_k).copied().collect();
+        // With a rerank, each candidate's explanation line (shown in the detailed format).
+        let mut rerank_lines: Vec<(u32, String)> = Vec::new();
+        let scored = match rerank {
+            Some(r) => {
+                let ranked = crate::rerank::reorder_explained(&inst.index, &inst.name, &terms, &scored, r)?;
+                let w = r.weights.unwrap_or_default();
+                rerank_lines = ranked.iter().map(|x| (x.chunk, x.line(&w))).collect();
+                ranked.iter().map(|x| Scored { chunk: x.chunk, score: x.bm25 }).collect()
+            }
+            None => scored,
+        };
         let mut chosen: Vec<Scored> = Vec::new();
         for s in &scored {
             let seen = opts
@@ -569,7 +589,8 @@ impl Engine {
         let mut hits = Vec::new();
         if log.outcome == Outcome::Injected {
             for (rank, s) in chosen.iter().enumerate() {
-                hits.push((search::hit(&inst.index, rank as u32 + 1, *s)?, why(s.chunk)));
+                let line = rerank_lines.iter().find(|(c, _)| *c == s.chunk).map(|(_, l)| l.clone());
+                hits.push((search::hit(&inst.index, rank as u32 + 1, *s)?, why(s.chunk), line));
             }
         }
         Ok((Judged { log, hits }, best))
@@ -592,7 +613,9 @@ impl Engine {
             .map(|j| {
                 j.hits
                     .iter()
-                    .map(|(h, _)| render(&j.log.instance, h, 9).chars().count() + h.text.chars().count() + 1)
+                    .map(|(h, _, _)| {
+                        render(&j.log.instance, h, 9).chars().count() + h.text.chars().count() + 1
+                    })
                     .sum()
             })
             .collect();
@@ -607,9 +630,16 @@ impl Engine {
             let name = j.log.instance.clone();
             let mut used = 0;
             let mut n_items = 0;
-            for (h, why) in &j.hits {
+            for (h, why, rerank) in &j.hits {
                 let cite = render(&name, h, items.len() + 1);
-                let score_line = (opts.format == Format::Detailed).then(|| context::score_line(h.score, why));
+                let score_line = (opts.format == Format::Detailed).then(|| {
+                    let mut l = context::score_line(h.score, why);
+                    if let Some(r) = rerank {
+                        l.push_str(&context::neutralize(r));
+                        l.push('\n');
+                    }
+                    l
+                });
                 let head = cite.chars().count() + score_line.as_ref().map_or(0, |l| l.chars().count());
                 let room = allowed.saturating_sub(used);
                 if head + 2 > room {
@@ -635,6 +665,7 @@ impl Engine {
                     chars,
                     text: fitted.to_string(),
                     terms: (opts.format == Format::Detailed).then(|| why.clone()),
+                    rerank: rerank.clone().filter(|_| opts.format == Format::Detailed),
                 });
                 items.push(item);
                 if cut {
@@ -661,6 +692,12 @@ impl Engine {
     /// Decide and deliver evidence for `prompt` (the steps in the module docs).
     pub fn ask(&mut self, prompt: &str, opts: &AskOptions) -> Result<Answer> {
         check_prompt(prompt, opts)?;
+        if let Some(r) = &opts.rerank {
+            r.check()?;
+            for x in &r.ranking {
+                self.position(&x.instance)?;
+            }
+        }
         let started = self.clock.now_ms();
         let now = opts.now_ms.unwrap_or(started);
         let (query, forced) = self.tags(prompt);

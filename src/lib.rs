@@ -10,6 +10,7 @@
 //! * [`corpus`] — sources, locations and chunks.
 //! * [`index`] — the versioned, checksummed index format: [`IndexBuilder`] writes, [`Index`] reads.
 //! * [`search`] — BM25 top-k with citations.
+//! * [`rerank`] — the REBEL composite, REBEL prompts and their reply parser, RRF fusion.
 //! * [`gate`] — the anchor and sufficiency gates.
 //! * [`deliver`] — budgets and their sharing, the cited context block, session dedup, the decision log.
 //! * [`protocol`] — the JSON Lines contract of every `--jsonl` loop and `handleLine`.
@@ -57,6 +58,7 @@ pub mod index;
 #[cfg(feature = "ingest")]
 pub mod ingest;
 pub mod protocol;
+pub mod rerank;
 pub mod search;
 pub mod text;
 #[cfg(feature = "tools")]

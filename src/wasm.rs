@@ -24,7 +24,16 @@ export interface Config {
   total_budget?: number; min_coverage?: number; deadline_ms?: number; tag_prefix?: string;
   dedup_window_ms?: number;
 }
-export interface AskOptions { session?: string; format?: "short" | "detailed"; now_ms?: number }
+export interface AskOptions {
+  session?: string; format?: "short" | "detailed"; now_ms?: number;
+  /** Reorder each instance's candidates before the budget (docs/rerank.md). */
+  rerank?: RerankOptions;
+}
+/** RRF with the host's ranking (chunk references "instance:chunk:crc32hex"), then the REBEL composite. */
+export interface RerankOptions {
+  weights?: { depth?: number; diversity?: number; clarity?: number; authority?: number; recency?: number };
+  today?: string; ranking?: string[]; k?: number; pool?: number;
+}
 /** Judges' thresholds (probabilities 0–1; 0 accepts whatever is found, 1 nothing) and extra anchors. */
 export interface InstanceOptions { sufficiency?: number; relevance?: number; anchors?: string[] }
 /** Source, location, reference date and link of a piece of evidence. */
@@ -36,6 +45,8 @@ export interface Hit extends Citation { rank: number; score: number; chunk: numb
 export interface TermScore { term: string; score: number }
 export interface Evidence extends Citation {
   instance: string; score: number; chars: number; text: string; terms?: TermScore[];
+  /** Detailed format with the rerank option: why it stands here. */
+  rerank?: string;
 }
 /** A pull's next step: a call of a pull tool with its arguments. */
 export interface ToolCall { tool: "search" | "read" | "grep" | "sources" | "links"; arguments: Record<string, unknown> }

@@ -221,7 +221,9 @@ fn chunks_lists_every_chunk_with_its_citation() {
     for (i, l) in lines.iter().enumerate() {
         assert_eq!(l["chunk"], i);
         let keys: Vec<&str> = l.as_object().expect("object").keys().map(String::as_str).collect();
-        assert_eq!(keys.len(), HIT_KEYS.len() - 2, "{keys:?}");
+        assert_eq!(keys.len(), HIT_KEYS.len() - 1, "{keys:?}");
+        let text = index.chunk(i as u32).expect("chunk").text;
+        assert_eq!(l["ref"], groundgate::rerank::ChunkRef::of("excerpts", i as u32, &text).to_string());
         assert_eq!(l["text"], index.chunk(i as u32).expect("chunk").text.as_str());
     }
     // The search fixture's 제14조 hit is the same chunk, with the same citation.

@@ -6,6 +6,7 @@ mod cli;
 mod compat;
 mod default_indexes;
 mod format_errors;
+mod rerank;
 mod session;
 mod tools;
 mod util;

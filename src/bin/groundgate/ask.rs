@@ -69,13 +69,23 @@ pub fn run(a: Args) -> Result<(), Box<dyn std::error::Error>> {
         groundgate::protocol::serve(std::io::stdin().lock(), &mut out, |id, body| {
             let session =
                 body.get("session").and_then(Value::as_str).map(str::to_string).or(a.session.clone());
-            let opts = AskOptions { session, format: a.format, now_ms: None };
-            let r = match groundgate::protocol::field(&body, "prompt") {
-                // Timed with serialization, as a host receives the answer.
-                Ok(p) => clock.time(|| {
-                    engine.ask(p, &opts).map(|answer| serde_json::to_string(&Line { id, answer: &answer }))
-                }),
-                Err(e) => Err(e),
+            // An optional "rerank" per line (docs/rerank.md), checked like every option.
+            let rerank = body
+                .get("rerank")
+                .map(|r| serde_json::from_value(r.clone()))
+                .transpose()
+                .map_err(|e| groundgate::Error::invalid("rerank", e.to_string()));
+            let r = match (groundgate::protocol::field(&body, "prompt"), rerank) {
+                (Err(e), _) | (_, Err(e)) => Err(e),
+                (Ok(p), Ok(rerank)) => {
+                    let opts = AskOptions { session, format: a.format, rerank, ..AskOptions::default() };
+                    // Timed with serialization, as a host receives the answer.
+                    clock.time(|| {
+                        engine
+                            .ask(p, &opts)
+                            .map(|answer| serde_json::to_string(&Line { id, answer: &answer }))
+                    })
+                }
             };
             Ok(match r {
                 Ok(json) => json.map_err(std::io::Error::other)?,
@@ -97,7 +107,7 @@ pub fn run(a: Args) -> Result<(), Box<dyn std::error::Error>> {
         }
         vec![p]
     };
-    let opts = AskOptions { session: a.session.clone(), format: a.format, now_ms: None };
+    let opts = AskOptions { session: a.session.clone(), format: a.format, ..AskOptions::default() };
     for p in prompts.iter().filter(|p| !p.trim().is_empty()) {
         let answer = engine.ask(p, &opts)?;
         writeln!(out, "prompt:  {p}")?;

@@ -40,6 +40,9 @@ pub fn chunks(path: &Path) -> Result<(), Box<dyn std::error::Error>> {
     #[derive(serde::Serialize)]
     struct Line<'a> {
         chunk: u32,
+        /// The stable reference a host hands back for RRF fusion (`instance:chunk:crc32`).
+        #[serde(rename = "ref")]
+        reference: groundgate::rerank::ChunkRef,
         #[serde(flatten)]
         cite: &'a Citation,
         text: &'a str,
@@ -52,7 +55,12 @@ pub fn chunks(path: &Path) -> Result<(), Box<dyn std::error::Error>> {
     for id in 0..index.chunk_count() {
         let chunk = index.chunk(id)?;
         let cite = Citation::new(index.source(chunk.source)?, chunk.location);
-        writeln!(out, "{}", serde_json::to_string(&Line { chunk: id, cite: &cite, text: &chunk.text })?)?;
+        let reference = groundgate::rerank::ChunkRef::of(&index.meta().name, id, &chunk.text);
+        writeln!(
+            out,
+            "{}",
+            serde_json::to_string(&Line { chunk: id, reference, cite: &cite, text: &chunk.text })?
+        )?;
     }
     Ok(())
 }

@@ -8,6 +8,7 @@ mod audit;
 mod build;
 mod calibrate;
 mod info;
+mod rebel;
 mod route;
 mod search;
 mod timings;
@@ -151,7 +152,7 @@ enum Command {
         /// Context format.
         #[arg(long, default_value = "short", value_parser = ["short", "detailed"])]
         format: String,
-        /// Read `{"id", "prompt", "session"?}` lines on stdin, write one answer line each.
+        /// Read `{"id", "prompt", "session"?, "rerank"?}` lines on stdin, write one answer line each.
         #[arg(long)]
         jsonl: bool,
         /// With --jsonl: print per-prompt time (median, p95) on stderr at the end.
@@ -262,6 +263,35 @@ enum Command {
         #[arg(long)]
         index: PathBuf,
     },
+    /// REBEL rerank prompts for a host's model, and applying its reply: search the index, print the
+    /// prompt (one turn; `--criteria-prompt`: turn 1 of two; `--criteria FILE`: turn 2 from the
+    /// turn-1 reply); with `--reply FILE`, print the hits in the reply's order as JSON Lines.
+    Rebel {
+        /// The index file.
+        #[arg(long)]
+        index: PathBuf,
+        /// Documents in the prompt (the BM25 top k).
+        #[arg(long, default_value_t = 4)]
+        k: usize,
+        /// Prompt language: ko or en.
+        #[arg(long, default_value = "ko", value_parser = ["ko", "en"])]
+        lang: String,
+        /// One-turn weights as JSON, e.g. '{"depth": 1, "diversity": 1}' (default: the tuned ones).
+        #[arg(long)]
+        weights: Option<String>,
+        /// Print turn 1 of the two-turn strategy (the criteria prompt).
+        #[arg(long, conflicts_with_all = ["criteria", "reply"])]
+        criteria_prompt: bool,
+        /// A turn-1 reply: use its criteria (turn 2) instead of the five.
+        #[arg(long)]
+        criteria: Option<PathBuf>,
+        /// The model's reply to the rerank prompt: print the reranked hits.
+        #[arg(long)]
+        reply: Option<PathBuf>,
+        /// The query.
+        #[arg(required = true)]
+        query: Vec<String>,
+    },
     /// Print an index's settings, counts and section sizes; check its checksums.
     Info {
         /// The index file.
@@ -353,6 +383,9 @@ fn main() -> ExitCode {
         Command::Tools => tools::definitions(),
         Command::Info { index } => info::run(&index),
         Command::Chunks { index } => info::chunks(&index),
+        Command::Rebel { index, k, lang, weights, criteria_prompt, criteria, reply, query } => {
+            rebel::run(rebel::Args { index, k, lang, weights, criteria_prompt, criteria, reply, query })
+        }
         Command::Ask { index, session, format, jsonl, timings, config, now, prompt } => ask::run(ask::Args {
             indexes: index,
             session,

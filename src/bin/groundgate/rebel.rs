@@ -1,0 +1,59 @@
+//! `groundgate rebel`: REBEL rerank prompts over an index's top hits, and a model's reply applied.
+//! Conversion only: the prompts and the parser are `groundgate::rerank::rebel`.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use groundgate::rerank::Weights;
+use groundgate::rerank::rebel::{self, Lang, PromptDoc};
+use groundgate::{Error, Index, search};
+
+pub struct Args {
+    pub index: PathBuf,
+    pub k: usize,
+    pub lang: String,
+    pub weights: Option<String>,
+    pub criteria_prompt: bool,
+    pub criteria: Option<PathBuf>,
+    pub reply: Option<PathBuf>,
+    pub query: Vec<String>,
+}
+
+pub fn run(a: Args) -> Result<(), Box<dyn std::error::Error>> {
+    let lang = if a.lang == "en" { Lang::En } else { Lang::Ko };
+    let query = a.query.join(" ");
+    if a.criteria_prompt {
+        print!("{}", rebel::two_turn_criteria(&query, lang)?);
+        return Ok(());
+    }
+    let weights: Weights = match &a.weights {
+        Some(w) => serde_json::from_str(w).map_err(|e| Error::invalid("weights", e.to_string()))?,
+        None => Weights::default(),
+    };
+    let criteria = match &a.criteria {
+        Some(p) => rebel::parse_criteria(&std::fs::read_to_string(p)?).map_err(Error::from)?,
+        None => {
+            weights.check()?;
+            rebel::default_criteria(&weights, lang)
+        }
+    };
+    let bytes = std::fs::read(&a.index)?;
+    let index = Index::open(&bytes[..])?;
+    let name = index.meta().name.clone();
+    let hits = search::search(&index, &query, a.k)?;
+    match &a.reply {
+        None => {
+            let docs: Vec<PromptDoc> = hits.iter().map(|h| PromptDoc::of_hit(&name, h)).collect();
+            print!("{}", rebel::rerank_prompt(&query, &docs, &criteria, lang)?);
+        }
+        Some(p) => {
+            let reranked = rebel::rerank_with(&hits, &std::fs::read_to_string(p)?, &criteria)?;
+            let mut out = std::io::stdout().lock();
+            for (i, mut h) in reranked.into_iter().enumerate() {
+                h.rank = i as u32 + 1;
+                writeln!(out, "{}", serde_json::to_string(&h)?)?;
+            }
+        }
+    }
+    Ok(())
+}
