@@ -204,30 +204,6 @@ pub fn best_utility_threshold(scored: &[(f64, bool)], precision: f64) -> f64 {
     best
 }
 
-/// The lowest threshold at which the share of positives among the predictions at or above it is
-/// at least `precision` (the most recall at that precision); `1.0` when none reaches it.
-/// `scored` holds (p, is positive).
-pub fn choose_threshold(scored: &[(f64, bool)], precision: f64) -> f64 {
-    let mut s: Vec<(f64, bool)> = scored.to_vec();
-    s.sort_by(|a, b| b.0.total_cmp(&a.0));
-    let (mut tp, mut n) = (0usize, 0usize);
-    let mut best = 1.0;
-    let mut i = 0;
-    while i < s.len() {
-        // Take every prediction with the same p together: a threshold cannot split them.
-        let p = s[i].0;
-        while i < s.len() && s[i].0 == p {
-            n += 1;
-            tp += s[i].1 as usize;
-            i += 1;
-        }
-        if tp as f64 >= precision * n as f64 {
-            best = p;
-        }
-    }
-    best
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -253,12 +229,9 @@ mod tests {
     }
 
     #[test]
-    fn threshold_for_a_precision() {
+    fn threshold_for_an_operating_point() {
         let s = [(0.9, true), (0.8, true), (0.7, false), (0.6, true), (0.5, false), (0.4, false)];
-        assert_eq!(choose_threshold(&s, 1.0), 0.8);
-        assert_eq!(choose_threshold(&s, 0.75), 0.6);
-        assert_eq!(choose_threshold(&s, 0.5), 0.4);
-        assert_eq!(choose_threshold(&[(0.3, false)], 0.9), 1.0);
+        assert_eq!(best_utility_threshold(&s, 0.9), 0.8);
         assert_eq!(best_utility_threshold(&s, 0.5), 0.8);
         assert_eq!(best_utility_threshold(&s, 0.2), 0.6);
         assert_eq!(best_utility_threshold(&[(0.3, false)], 0.5), 1.0);

@@ -16,7 +16,8 @@ use crate::error::{Error, Result};
 use crate::index::Index;
 use crate::text::Analyzer;
 
-/// Default minimum top score for the sufficiency gate (the field report's 8.0).
+/// The field report's 8.0, stored as the legacy `sufficiency` of an index's meta (round 1's BM25
+/// threshold; the gate's judges do not use it).
 pub const DEFAULT_SUFFICIENCY: f32 = 8.0;
 /// Longest query accepted, in characters.
 pub const MAX_QUERY_CHARS: usize = 20_000;
