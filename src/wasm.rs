@@ -9,6 +9,7 @@
 
 use std::sync::Arc;
 
+use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 
 use crate::engine::{AskOptions, Clock, Config, Engine, FixedClock, InstanceOptions};
@@ -178,6 +179,12 @@ fn from_js<T: serde::de::DeserializeOwned + Default>(
     serde_json::from_str(&json).map_err(|e| js_error(Error::invalid(what, e.to_string())))
 }
 
+/// A string argument from JS, or the typed error naming it (JS callers without TypeScript pass
+/// anything; a non-string must not reach the glue's string copy).
+fn string_arg(v: &JsValue, name: &'static str) -> Result<String, JsValue> {
+    v.as_string().ok_or_else(|| js_error(Error::invalid(name, "must be a string")))
+}
+
 /// Copy index bytes from JS straight into the engine's shared buffer: one copy, not two (a `&[u8]`
 /// argument would be copied into wasm memory first, then into the `Arc`).
 fn shared_bytes(bytes: &js_sys::Uint8Array) -> Arc<[u8]> {
@@ -230,17 +237,25 @@ impl WasmEngine {
         }
     }
 
-    /// Load an instance from index bytes; `options`: `{sufficiency?, anchors?}`.
+    /// Load an instance from index bytes; `options`: `{sufficiency?, relevance?, anchors?}`.
+    /// Arguments of the wrong JS type are an `invalid_argument` error, not a trap.
     #[wasm_bindgen(js_name = addInstance)]
     pub fn add_instance(
         &mut self,
-        name: &str,
-        bytes: &js_sys::Uint8Array,
+        #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "Uint8Array")] bytes: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "InstanceOptions")] options: JsValue,
     ) -> Result<(), JsValue> {
+        let name = string_arg(&name, "instance name")?;
+        let bytes = bytes.dyn_ref::<js_sys::Uint8Array>().ok_or_else(|| {
+            js_error(Error::invalid(
+                "bytes",
+                "must be a Uint8Array (a Node Buffer is one) holding a .ggi file",
+            ))
+        })?;
         let opts: InstanceOptions = from_js(options, "options")?;
-        self.engine.add_instance(name, shared_bytes(bytes), opts).map_err(js_error)?;
-        self.warm_up(name);
+        self.engine.add_instance(&name, shared_bytes(bytes), opts).map_err(js_error)?;
+        self.warm_up(&name);
         Ok(())
     }
 
@@ -265,10 +280,10 @@ impl WasmEngine {
     #[wasm_bindgen(unchecked_return_type = "Answer")]
     pub fn ask(
         &mut self,
-        prompt: &str,
+        #[wasm_bindgen(unchecked_param_type = "string")] prompt: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "AskOptions")] options: JsValue,
     ) -> Result<JsValue, JsValue> {
-        to_js(&self.answer(prompt, options)?)
+        to_js(&self.answer(&string_arg(&prompt, "prompt")?, options)?)
     }
 
     /// The same answer as a JSON string, byte-identical to a line of the CLI's `ask --jsonl`
@@ -276,10 +291,10 @@ impl WasmEngine {
     #[wasm_bindgen(js_name = askJson)]
     pub fn ask_json(
         &mut self,
-        prompt: &str,
+        #[wasm_bindgen(unchecked_param_type = "string")] prompt: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "AskOptions")] options: JsValue,
     ) -> Result<String, JsValue> {
-        to_json(&self.answer(prompt, options)?)
+        to_json(&self.answer(&string_arg(&prompt, "prompt")?, options)?)
     }
 
     /// Search one instance (no gates).

@@ -78,3 +78,30 @@ test('Engine API: objects, errors with codes, rules', () => {
   engine.removeInstance('x');
   assert.deepEqual(engine.instances(), []);
 });
+
+test('wrong JS types are typed errors, never a trap or a poisoned engine (issue 14)', () => {
+  const engine = new gg.Engine();
+  const bytes = readFileSync(path.join(root, 'tests/fixtures/v1/excerpts.ggi'));
+  engine.addInstance('x', bytes, { sufficiency: 0, relevance: 0 });
+  engine.setClock(0);
+  const probe = () => engine.askJson('대한민국의 주권은 누구에게 있나요? #x');
+  const before = probe();
+  const bad = [
+    () => engine.addInstance('y', null),
+    () => engine.addInstance('y', 'not bytes'),
+    () => engine.addInstance('y', new Uint16Array([1, 2])),
+    () => engine.addInstance(null, bytes),
+    () => engine.addInstance(42, bytes),
+    () => engine.ask(42),
+    () => engine.ask({}),
+    () => engine.ask(null),
+    () => engine.ask(undefined),
+    () => engine.askJson(Symbol('x')),
+    () => engine.askJson(10n),
+  ];
+  for (const call of bad) {
+    assert.throws(call, (e) => e.code === 'invalid_argument', String(call));
+    assert.equal(probe(), before, `the engine answers as before after ${call}`);
+  }
+  assert.deepEqual(engine.instances(), ['x']);
+});
