@@ -25,7 +25,7 @@ use crate::deliver::context::{self, Format};
 use crate::deliver::log::{DecisionLog, InstanceLog, Outcome};
 use crate::deliver::{SessionState, Sessions, budget};
 use crate::error::{Error, Result};
-use crate::gate::features::HitTerms;
+use crate::gate::features::{HitTerms, TermFacts};
 use crate::gate::router::{self, Form, FormVerdict};
 use crate::gate::{AnchorSet, Features, GateModel, Judgement};
 use crate::index::Index;
@@ -558,9 +558,21 @@ impl Engine {
                 terms: at.map_or_else(Vec::new, |i| explained[i].iter().map(|t| t.term.as_str()).collect()),
             });
         }
-        let idf = |t: &str| inst.index.term(t).ok().flatten().map(|i| i.idf as f64);
-        let features =
-            Features::compute(&tokens, &hit_terms, inst.index.chunk_count(), &idf, !log.anchors.is_empty());
+        let facts = |t: &str| {
+            inst.index.term(t).ok().flatten().map(|i| TermFacts {
+                idf: i.idf as f64,
+                df: i.df,
+                level: inst.index.background_level(i.ordinal),
+            })
+        };
+        let features = Features::compute(
+            &tokens,
+            &hit_terms,
+            inst.index.chunk_count(),
+            inst.index.meta().avg_len() as f64,
+            &facts,
+            !log.anchors.is_empty(),
+        );
         let top_score = top.first().map_or(0.0, |s| search::round4(s.score));
         let verdict = Judgement::new(&inst.model, top_score, features);
         let elapsed = self.clock.now_ms().saturating_sub(t0);

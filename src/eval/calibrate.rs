@@ -12,9 +12,10 @@
 //! * the **sufficiency** judge is fitted on the questions' rows of instances that are (or should be)
 //!   relevant: positive when the instance's injected evidence holds the gold location.
 //!
-//! Thresholds: relevance at the lowest p whose rows reach `relevance_precision`; sufficiency at the
-//! lowest p whose pushed questions hold the gold for `sufficiency_precision` of them (default 0.96,
-//! the field report's figure). [`simulate`] replays the routing decision on rows with a model and
+//! Thresholds, by utility: relevance where a wrongly accepted unrelated prompt costs
+//! `p/(1−p)` wrongly skipped domain prompts (`relevance_precision`, default 0.5: plain routing
+//! accuracy); sufficiency where a push whose evidence misses the gold costs `p/(1−p)` pushes that
+//! hold it (`sufficiency_precision`, default 0.3: push first). [`simulate`] replays the routing decision on rows with a model and
 //! gives the figures the gate is held to ([`Figures`]).
 
 use serde::Serialize;
@@ -109,7 +110,10 @@ pub struct FitParams {
 
 impl Default for FitParams {
     fn default() -> Self {
-        FitParams { l2: 0.05, relevance_precision: 0.5, sufficiency_precision: 0.6 }
+        // Sufficiency 0.3: "push first, pull when insufficient" (field report) — pushed evidence that
+        // misses the gold costs little (the delivery rule says: say so, then search), a pull costs
+        // the agent a tool round trip; chosen on the k-fold figures (docs/gate-bench.md).
+        FitParams { l2: 0.05, relevance_precision: 0.5, sufficiency_precision: 0.3 }
     }
 }
 

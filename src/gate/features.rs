@@ -31,10 +31,29 @@ pub const NAMES: [&str; COUNT] = [
     "anchor",
     "log_words",
     "agreement",
+    "specificity",
+    "specificity_max",
 ];
 
 /// Number of features.
-pub const COUNT: usize = 10;
+pub const COUNT: usize = 12;
+
+/// What the gate needs to know of one term of an instance.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TermFacts {
+    /// Its IDF in the instance.
+    pub idf: f64,
+    /// Chunks that contain it.
+    pub df: u32,
+    /// How common it is in general text ([`background`](super::background) level; `None` when the
+    /// index has no background section).
+    pub level: Option<u8>,
+}
+
+/// Zipf frequency assumed for a word when the index stores no background (a typical word).
+const NO_BACKGROUND_ZIPF: f64 = 4.0;
+/// A word's specificity is clamped to ±this (Zipf units) before scaling to −1..1.
+const SPECIFICITY_RANGE: f64 = 4.0;
 
 /// The feature vector of one (prompt, instance) pair; in JSON an object keyed by [`NAMES`].
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
@@ -78,15 +97,15 @@ pub struct HitTerms<'a> {
 fn word_weights(
     query: &[Token],
     n_chunks: u32,
-    idf: &dyn Fn(&str) -> Option<f64>,
+    facts: &dyn Fn(&str) -> Option<TermFacts>,
 ) -> Vec<Option<(f64, bool)>> {
     let unknown = bm25::idf(n_chunks, 0) as f64;
     let unknown_hangul = bm25::idf(n_chunks, (n_chunks / UNKNOWN_HANGUL_DF_DIV).max(1)) as f64;
     let n = query.iter().map(|t| t.word as usize + 1).max().unwrap_or(0);
     let mut words: Vec<Option<(f64, bool)>> = vec![None; n];
     for t in query {
-        let (w, known) = match idf(&t.term) {
-            Some(i) => (i, true),
+        let (w, known) = match facts(&t.term) {
+            Some(f) => (f.idf, true),
             None if t.term.chars().all(korean::is_hangul_syllable) => (unknown_hangul, false),
             None => (unknown, false),
         };
@@ -95,6 +114,44 @@ fn word_weights(
         e.1 |= known;
     }
     words
+}
+
+/// Per word of the query the instance knows: how much more common it is in the instance's
+/// chunks than in general text, in Zipf units — log10 of its share of chunks per term of an
+/// average chunk (a frequency per word, like Zipf's), per billion, minus its general Zipf
+/// frequency — clamped to ±[`SPECIFICITY_RANGE`] and scaled to −1..1: above 0 a word the documents
+/// use more than everyday text does (연구수당, 셀, dict), below 0 an everyday word (morning,
+/// 점심). A word's share of chunks is that of its rarest term, its general frequency that of its
+/// rarest term too (a bigram stands for every word containing it). Unknown words count 0.
+/// Returns (mean over the query's words, max).
+fn specificity(
+    query: &[Token],
+    weights: &[Option<(f64, bool)>],
+    n_chunks: u32,
+    avg_len: f64,
+    facts: &dyn Fn(&str) -> Option<TermFacts>,
+) -> (f64, f64) {
+    // Per word: (least df, least background Zipf) over its known terms.
+    let mut words: Vec<Option<(u32, f64)>> = vec![None; weights.len()];
+    for t in query {
+        let Some(f) = facts(&t.term) else { continue };
+        let z = f.level.map_or(NO_BACKGROUND_ZIPF, |l| super::background::zipf(l).unwrap_or(0.0));
+        if let Some(slot) = words.get_mut(t.word as usize) {
+            let e = slot.get_or_insert((f.df, z));
+            e.0 = e.0.min(f.df);
+            e.1 = e.1.min(z);
+        }
+    }
+    let counted = weights.iter().flatten().count().max(1) as f64;
+    let per_term = n_chunks.max(1) as f64 * avg_len.max(1.0);
+    let (mut sum, mut max) = (0.0f64, -1.0f64);
+    for (df, z) in words.into_iter().flatten() {
+        let zipf_here = (df.max(1) as f64 / per_term).log10() + 9.0;
+        let s = (zipf_here - z).clamp(-SPECIFICITY_RANGE, SPECIFICITY_RANGE) / SPECIFICITY_RANGE;
+        sum += s;
+        max = max.max(s);
+    }
+    (sum / counted, max.max(0.0))
 }
 
 /// Share of the query's word weight covered by `hits` (a word is covered when any of its terms is
@@ -122,10 +179,11 @@ impl Features {
         query: &[Token],
         hits: &[HitTerms<'_>],
         n_chunks: u32,
-        idf: &dyn Fn(&str) -> Option<f64>,
+        avg_len: f64,
+        facts: &dyn Fn(&str) -> Option<TermFacts>,
         anchor: bool,
     ) -> Features {
-        let weights = word_weights(query, n_chunks, idf);
+        let weights = word_weights(query, n_chunks, facts);
         let total: f64 = weights.iter().flatten().map(|(w, _)| w).sum();
         let unknown: f64 = weights.iter().flatten().filter(|(_, k)| !k).map(|(w, _)| w).sum();
         // The attainable maximum: every term of the query matched once in a chunk of average
@@ -137,7 +195,8 @@ impl Features {
                 continue;
             }
             seen.push(&t.term);
-            attainable += idf(&t.term)
+            attainable += facts(&t.term)
+                .map(|f| f.idf)
                 .unwrap_or_else(|| weights.get(t.word as usize).copied().flatten().map_or(0.0, |(w, _)| w));
         }
         let top = hits.first().map_or(0.0, |h| h.score);
@@ -153,6 +212,7 @@ impl Features {
         let same = share(&|x, h| x.location[0] == h.location[0]);
         let agreement = share(&|x, h| x.location == h.location);
         let n_words = weights.iter().flatten().count();
+        let (spec, spec_max) = specificity(query, &weights, n_chunks, avg_len, facts);
         Features([
             if attainable > 0.0 { top / attainable } else { 0.0 },
             covered(query, &weights, &all),
@@ -164,6 +224,8 @@ impl Features {
             if anchor { 1.0 } else { 0.0 },
             (1.0 + n_words as f64).ln(),
             agreement,
+            spec,
+            spec_max,
         ])
     }
 
@@ -185,16 +247,17 @@ mod tests {
     #[test]
     fn weights_coverage_and_scale() {
         let q = Analyzer::default().analyze("연구수당 상한 kubernetes");
+        let fact = |idf: f64, df: u32, level: u8| Some(TermFacts { idf, df, level: Some(level) });
         let idf = |t: &str| match t {
-            "연구" | "구수" | "수당" => Some(2.0),
-            "상한" => Some(3.0),
+            "연구" | "구수" | "수당" => fact(2.0, 100, 0),
+            "상한" => fact(3.0, 10, 100),
             _ => None,
         };
         let hits = [
             HitTerms { score: 9.0, location: [0, 1, 0, 0, 0], terms: vec!["연구", "구수", "수당"] },
             HitTerms { score: 3.0, location: [0, 2, 0, 0, 0], terms: vec!["상한"] },
         ];
-        let f = Features::compute(&q, &hits, 1000, &idf, true);
+        let f = Features::compute(&q, &hits, 1000, 10.0, &idf, true);
         let unknown = bm25::idf(1000, 0) as f64;
         let total = 2.0 + 3.0 + unknown;
         assert!((f.0[1] - 5.0 / total).abs() < 1e-9, "{f:?}");
@@ -204,8 +267,13 @@ mod tests {
         assert_eq!(f.0[5], 1.0);
         assert_eq!(f.0[9], 0.5);
         assert_eq!(f.0[7], 1.0);
+        // Specificity, with 10 terms a chunk: 연구수당 is in 10% of chunks (Zipf 7 here) and in no
+        // general word list (+7, clamped: 1); 상한 in 1% (Zipf 6 here) and Zipf 5 in general text
+        // (+1: 0.25); kubernetes unknown (0).
+        assert!((f.0[10] - (1.0 + 0.25) / 3.0).abs() < 1e-9, "{f:?}");
+        assert_eq!(f.0[11], 1.0);
         // Nothing found: zeros, the unknown share is all.
-        let f = Features::compute(&q, &[], 1000, &|_| None, false);
+        let f = Features::compute(&q, &[], 1000, 10.0, &|_| None, false);
         assert_eq!(f.0[0], 0.0);
         assert!((f.0[6] - 1.0).abs() < 1e-9);
     }

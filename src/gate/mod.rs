@@ -4,6 +4,7 @@
 //! question/sentence router ([`router`]).
 
 pub mod anchor;
+pub mod background;
 pub mod features;
 pub mod judge;
 pub mod model;

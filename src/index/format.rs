@@ -66,6 +66,10 @@ pub enum SectionId {
     /// Optional: the gate model fitted by `groundgate calibrate --write`, bincode-encoded
     /// [`GateModel`](crate::gate::GateModel). Added without a version bump (older readers skip it).
     Gate = 12,
+    /// Optional: per term ordinal, one byte — how common the term is in general text (a
+    /// [`background`](crate::gate::background) level: Zipf × 20, 0 = not in the general word
+    /// lists). Added without a version bump (older readers skip it).
+    Background = 13,
 }
 
 impl SectionId {
@@ -99,11 +103,12 @@ impl SectionId {
             SectionId::Anchors => "anchors",
             SectionId::Glossary => "glossary",
             SectionId::Gate => "gate",
+            SectionId::Background => "background",
         }
     }
 
     /// Sections a file may have (readers check their CRC before use).
-    pub const OPTIONAL: [SectionId; 1] = [SectionId::Gate];
+    pub const OPTIONAL: [SectionId; 2] = [SectionId::Gate, SectionId::Background];
 
     fn from_u32(v: u32) -> Option<SectionId> {
         SectionId::ALL.into_iter().chain(SectionId::OPTIONAL).find(|s| *s as u32 == v)

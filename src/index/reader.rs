@@ -60,6 +60,7 @@ pub struct Index<D = Arc<[u8]>> {
     version: u32,
     norms: Vec<f32>,
     tf1: Vec<f32>,
+    background: Option<Section>,
 }
 
 impl<D: AsRef<[u8]> + Clone> Index<D> {
@@ -108,6 +109,14 @@ impl<D: AsRef<[u8]> + Clone> Index<D> {
         if !(meta.bm25.k1.is_finite() && meta.bm25.b.is_finite() && meta.sufficiency.is_finite()) {
             return Err(Error::corrupt("meta", "non-finite scoring parameter"));
         }
+        // The optional background levels: one byte a term, trusted after their CRC.
+        let background = find(SectionId::Background);
+        if let Some(s) = background {
+            format::check_crc(bytes, &s)?;
+            if s.len as u64 != n_terms as u64 {
+                return Err(Error::corrupt("background", format!("{} bytes for {n_terms} terms", s.len)));
+            }
+        }
         let version = format::version(bytes);
         // One pass over the chunk lengths (2 bytes a chunk, size checked above).
         let (p, avg) = (meta.bm25, meta.avg_len());
@@ -116,7 +125,7 @@ impl<D: AsRef<[u8]> + Clone> Index<D> {
             .map(|x| bm25::length_norm(p, u16::from_le_bytes([x[0], x[1]]) as f32, avg))
             .collect::<Vec<f32>>();
         let tf1 = norms.iter().map(|&n| bm25::tf_part(p, 1, n)).collect();
-        Ok(Index { data, sections, meta, terms, n_terms, version, norms, tf1 })
+        Ok(Index { data, sections, meta, terms, n_terms, version, norms, tf1, background })
     }
 
     /// The file's format version.
@@ -283,6 +292,14 @@ impl<D: AsRef<[u8]> + Clone> Index<D> {
         Ok([source, page, article, section, heading])
     }
 
+    /// How common term `ordinal` is in general text (a [`background`](crate::gate::background)
+    /// level, 0 = not in the general word lists); `None` when the index has no such section.
+    pub fn background_level(&self, ordinal: u32) -> Option<u8> {
+        let s = self.background?;
+        let i = ordinal as usize;
+        if i < s.len { self.data.as_ref().get(s.offset + i).copied() } else { None }
+    }
+
     /// The gate model stored by `groundgate calibrate --write`, if any (its CRC is checked first;
     /// a model with non-finite weights or thresholds outside 0..=1 is corrupt).
     pub fn gate_model(&self) -> Result<Option<crate::gate::GateModel>> {
@@ -290,6 +307,20 @@ impl<D: AsRef<[u8]> + Clone> Index<D> {
             return Ok(None);
         };
         format::check_crc(self.data.as_ref(), &s)?;
+        // Two judges of (features + bias + threshold) f64s: a model fitted for another feature set
+        // (an older build) is refused by name rather than misread.
+        let want = 2 * (crate::gate::features::COUNT + 2) * 8;
+        if s.len != want {
+            return Err(Error::corrupt(
+                "gate",
+                format!(
+                    "a stored model of {} bytes; this build's gate has {} features ({want} bytes): re-run \
+                     `groundgate calibrate --write`",
+                    s.len,
+                    crate::gate::features::COUNT
+                ),
+            ));
+        }
         let m: crate::gate::GateModel = bincode::DefaultOptions::new()
             .with_fixint_encoding()
             .with_limit(1 << 16)

@@ -25,6 +25,7 @@ pub struct IndexBuilder {
     anchors: Vec<String>,
     glossary: Vec<(String, u32)>,
     codec: super::text::TextCodec,
+    background: Option<BTreeMap<String, u8>>,
 }
 
 impl IndexBuilder {
@@ -49,12 +50,21 @@ impl IndexBuilder {
             anchors: Vec::new(),
             glossary: Vec::new(),
             codec: Default::default(),
+            background: None,
         }
     }
 
     /// How to store the chunk text (default: LZ4 blocks).
     pub fn text_codec(&mut self, codec: super::text::TextCodec) -> &mut Self {
         self.codec = codec;
+        self
+    }
+
+    /// Store how common each term is in general text (section `background`, read by the gate's
+    /// specificity feature): `levels` maps terms to [`background`](crate::gate::background)
+    /// levels; terms it lacks get 0 (not in the general word lists).
+    pub fn background(&mut self, levels: BTreeMap<String, u8>) -> &mut Self {
+        self.background = Some(levels);
         self
     }
 
@@ -155,6 +165,10 @@ impl IndexBuilder {
         let n_chunks = self.chunks.len() as u32;
         let mut fst = tantivy_fst::MapBuilder::memory();
         let mut term_info = Vec::with_capacity(inverted.len() * 12);
+        let background: Option<Vec<u8>> = self
+            .background
+            .as_ref()
+            .map(|levels| inverted.keys().map(|t| levels.get(t).copied().unwrap_or(0)).collect());
         let mut post = Vec::new();
         for (ord, (term, (docs, tfs))) in inverted.iter().enumerate() {
             fst.insert(term.as_bytes(), ord as u64)
@@ -219,7 +233,7 @@ impl IndexBuilder {
         self.meta.total_terms = total;
         self.meta.content_crc = crc.finalize();
         let meta = bincode::serialize(&self.meta).map_err(|e| Error::input("meta", e.to_string()))?;
-        Ok(format::write(&[
+        let mut sections = vec![
             (SectionId::Meta, meta),
             (SectionId::Terms, fst),
             (SectionId::TermInfo, term_info),
@@ -231,6 +245,10 @@ impl IndexBuilder {
             (SectionId::Sources, source_recs),
             (SectionId::Anchors, anchors),
             (SectionId::Glossary, glossary),
-        ]))
+        ];
+        if let Some(b) = background {
+            sections.push((SectionId::Background, b));
+        }
+        Ok(format::write(&sections))
     }
 }

@@ -335,6 +335,11 @@ pub fn build_from_documents(m: &Manifest, docs: &[Document]) -> Result<(Vec<u8>,
         b.sufficiency(s);
     }
     b.text_codec(m.text);
+    let words = crate::gate::background::bundled()?;
+    b.background(crate::gate::background::term_levels(
+        &crate::text::Analyzer::new(m.analyzer.unwrap_or_default()),
+        &words,
+    ));
     for a in &m.anchors {
         b.add_anchor(a);
     }

@@ -95,8 +95,9 @@ pub fn run(a: Args) -> Result<(), Box<dyn std::error::Error>> {
     let fitted = calibrate::simulate(&all, &model);
     let held = calibrate::cross_validate(&rows, a.folds, a.params);
     let mut columns = vec![("held-out folds", held), ("fitted on all (optimistic)", fitted)];
+    let mut test_rows = Vec::new();
     if !a.test.is_empty() {
-        let test_rows = calibrate::collect(&loaded, &Config::default(), &labels(&a.test)?)?;
+        test_rows = calibrate::collect(&loaded, &Config::default(), &labels(&a.test)?)?;
         let t: Vec<&Row> = test_rows.iter().collect();
         columns.insert(0, ("test set (--test, never fitted on)", calibrate::simulate(&t, &model)));
     }
@@ -108,7 +109,8 @@ pub fn run(a: Args) -> Result<(), Box<dyn std::error::Error>> {
     write!(out, "{}", Figures::table(&columns))?;
     if let Some(path) = &a.dump {
         let mut f = std::io::BufWriter::new(std::fs::File::create(path)?);
-        for r in &rows {
+        let sets = rows.iter().map(|r| ("fit", r)).chain(test_rows.iter().map(|r| ("test", r)));
+        for (set, r) in sets {
             let per: Vec<serde_json::Value> = r
                 .features
                 .iter()
@@ -118,7 +120,7 @@ pub fn run(a: Args) -> Result<(), Box<dyn std::error::Error>> {
             writeln!(
                 f,
                 "{}",
-                json!({"id": r.label.id, "prompt": r.label.prompt, "kind": r.label.kind.as_str(),
+                json!({"set": set, "id": r.label.id, "prompt": r.label.prompt, "kind": r.label.kind.as_str(),
                        "instance": r.instance.map(|i| loaded[i].0.clone()), "form": r.form,
                        "polite": r.label.polite, "gold_in_top": r.gold_in_top,
                        "gold_injected": r.gold_injected, "injected_chars": r.injected_chars,

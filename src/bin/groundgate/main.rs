@@ -182,11 +182,12 @@ enum Command {
         folds: usize,
         /// Relevance operating point: an unrelated prompt wrongly accepted costs p/(1−p) domain
         /// prompts wrongly skipped (0.5: plain routing accuracy).
-        #[arg(long, default_value_t = 0.5)]
+        #[arg(long, default_value_t = groundgate::eval::calibrate::FitParams::default().relevance_precision)]
         relevance_precision: f64,
         /// Sufficiency operating point: push when the evidence holds the gold with at least this
-        /// probability at the margin (a wrong push costs p/(1−p) right ones).
-        #[arg(long, default_value_t = 0.6)]
+        /// probability at the margin (a wrong push costs p/(1−p) right ones; 0.3: push first, pull
+        /// when the evidence is unlikely to answer).
+        #[arg(long, default_value_t = groundgate::eval::calibrate::FitParams::default().sufficiency_precision)]
         sufficiency_precision: f64,
         /// L2 penalty of the logistic fits.
         #[arg(long, default_value_t = 0.05)]
@@ -194,7 +195,7 @@ enum Command {
         /// Store the fitted model in the index files.
         #[arg(long)]
         write: bool,
-        /// Write every (prompt, instance) row with its features as JSON Lines.
+        /// Write every (prompt, instance) row with its features as JSON Lines (`"set": "fit"` or `"test"`).
         #[arg(long)]
         dump: Option<PathBuf>,
         /// Label files never fitted on: the model fitted on --labels is measured on them.
