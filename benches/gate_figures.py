@@ -1,0 +1,108 @@
+#!/usr/bin/env python3
+"""The gate's figures through the real engine: every labelled prompt goes through
+`groundgate ask --jsonl` over the given indexes, and the answers are counted against the gold
+(the same rule as `groundgate::eval::gold`: source, and pages / main-text articles / heading when
+the gold names them).
+
+    python3 benches/gate_figures.py --index indexes/{rnd,constitution,lohelp,pyfaq}.ggi \
+        --labels benches/data/heldout/*.jsonl [--bin target/release/groundgate] [--misses]
+
+Label files are the devset's format (prompt, kind, gold). Figures (issue 11's table):
+questions that get evidence; of those, gold inside the injected text; questions with gold pushed;
+unrelated prompts that get evidence; routing right (question → kind question and push/pull;
+pasted sentence → kind sentence and pull; unrelated → skip); polite requests kept as questions;
+pasted sentences pushed with evidence. Standard library only.
+"""
+import argparse
+import json
+import re
+import subprocess
+import sys
+
+
+def article_number(label):
+    m = re.fullmatch(r"제(\d+)조", label or "")
+    return int(m.group(1)) if m else None
+
+
+def gold_hit(gold, e):
+    if e.get("source") != gold["source"]:
+        return False
+    if gold.get("pages") and e.get("page") not in gold["pages"]:
+        return False
+    if gold.get("articles"):
+        if (e.get("section") or "").startswith("부칙"):
+            return False
+        if article_number(e.get("article")) not in gold["articles"]:
+            return False
+    sec = gold.get("section") or gold.get("heading")
+    if sec is not None and sec not in (e.get("heading"), e.get("section")):
+        return False
+    return True
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--index", nargs="+", required=True)
+    ap.add_argument("--labels", nargs="+", required=True)
+    ap.add_argument("--bin", default="target/release/groundgate")
+    ap.add_argument("--misses", action="store_true", help="list the prompts routed wrong")
+    a = ap.parse_args()
+    labels = []
+    for path in a.labels:
+        with open(path, encoding="utf-8") as f:
+            labels += [json.loads(line) for line in f if line.strip()]
+    lines = "".join(json.dumps({"id": str(i), "prompt": l["prompt"]}, ensure_ascii=False) + "\n"
+                    for i, l in enumerate(labels))
+    out = subprocess.run([a.bin, "ask", "--index", *a.index, "--jsonl", "--now", "0"],
+                         input=lines, capture_output=True, text=True, check=True).stdout
+    answers = [json.loads(line) for line in out.splitlines()]
+    assert len(answers) == len(labels), (len(answers), len(labels))
+    n = dict(q=0, q_ev=0, q_gold=0, q_gold_ev=0, q_gold_in=0, u=0, u_ev=0, s=0, s_ev=0,
+             right=0, polite=0, polite_q=0)
+    misses = []
+    for l, ans in zip(labels, answers):
+        kind = l.get("kind") or ("question" if l.get("gold") else "unrelated")
+        ev = ans.get("evidence") or []
+        route = ans.get("route")
+        if l.get("polite"):
+            n["polite"] += 1
+            n["polite_q"] += ans.get("kind") == "question"
+        if kind == "question":
+            n["q"] += 1
+            n["q_ev"] += bool(ev)
+            if l.get("gold"):
+                n["q_gold"] += 1
+                n["q_gold_ev"] += bool(ev)
+                n["q_gold_in"] += any(gold_hit(g, e) for g in l["gold"] for e in ev)
+            ok = ans.get("kind") == "question" and route in ("push", "pull")
+        elif kind == "sentence":
+            n["s"] += 1
+            n["s_ev"] += bool(ev)
+            ok = ans.get("kind") == "sentence" and route == "pull"
+        else:
+            n["u"] += 1
+            n["u_ev"] += bool(ev)
+            ok = route == "skip"
+        n["right"] += ok
+        if not ok:
+            misses.append((kind, route, ans.get("kind"), l["prompt"]))
+
+    def pct(x, d):
+        return f"{100 * x / d:.1f}% ({x}/{d})" if d else "–"
+
+    print(f"| figure | {len(labels)} prompts |\n|---|---:|")
+    print(f"| domain questions that get evidence | {pct(n['q_ev'], n['q'])} |")
+    print(f"| … of those, gold inside the injected text | {pct(n['q_gold_in'], n['q_gold_ev'])} |")
+    print(f"| domain questions with gold pushed | {pct(n['q_gold_in'], n['q_gold'])} |")
+    print(f"| unrelated prompts that get evidence | {pct(n['u_ev'], n['u'])} |")
+    print(f"| routing right | {pct(n['right'], len(labels))} |")
+    print(f"| polite requests kept as questions | {n['polite_q']}/{n['polite']} |")
+    print(f"| pasted sentences pushed with evidence | {n['s_ev']}/{n['s']} |")
+    if a.misses:
+        for kind, route, got, prompt in misses:
+            print(f"- {kind} → {route} ({got}): {prompt[:100]}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
