@@ -55,6 +55,7 @@ export interface ToolCall { tool: "search" | "read" | "grep" | "sources" | "link
 export interface Features {
   norm_top: number; coverage: number; coverage_top1: number; log_top: number; margin: number;
   same_source: number; unknown_share: number; anchor: number; log_words: number; agreement: number;
+  specificity: number; specificity_max: number;
 }
 /** Both judges' values for one instance. */
 export interface Judgement {
