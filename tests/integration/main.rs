@@ -2,6 +2,7 @@
 
 mod ask;
 mod build;
+mod charts;
 mod cli;
 mod compat;
 mod default_indexes;

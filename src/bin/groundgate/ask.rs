@@ -129,7 +129,7 @@ pub fn run(a: Args) -> Result<(), Box<dyn std::error::Error>> {
 }
 
 /// `groundgate stats LOGFILE`: the funnel over `ask --jsonl` output (or bare decision logs).
-pub fn stats(path: &PathBuf) -> Result<(), Box<dyn std::error::Error>> {
+pub fn stats(path: &PathBuf, svg: Option<&std::path::Path>) -> Result<(), Box<dyn std::error::Error>> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let mut funnel = groundgate::deliver::Funnel::default();
     let mut skipped = 0;
@@ -146,5 +146,8 @@ pub fn stats(path: &PathBuf) -> Result<(), Box<dyn std::error::Error>> {
     if skipped > 0 {
         println!("({skipped} lines without a decision log skipped: error lines)");
     }
-    Ok(())
+    let note = format!("{} prompts: {}", funnel.prompts, crate::chart::names(std::slice::from_ref(path)));
+    crate::chart::write(&mut std::io::stdout().lock(), svg, || {
+        groundgate::eval::chart::funnel(&funnel, &note)
+    })
 }

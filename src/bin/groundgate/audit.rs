@@ -2,13 +2,14 @@
 //! labelled prompts (field report, rule 5 and PART 03).
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use groundgate::Config;
 use groundgate::eval::gold::holders;
 use groundgate::eval::{audit, curve};
 
 use crate::calibrate::{labels, load};
+use crate::chart;
 
 /// `groundgate audit`.
 pub fn run_audit(
@@ -16,6 +17,7 @@ pub fn run_audit(
     label_files: &[PathBuf],
     write_anchors: Option<&PathBuf>,
     suggest: usize,
+    svg: Option<&Path>,
 ) -> Result<(), Box<dyn std::error::Error>> {
     let loaded = load(indexes)?;
     let set = labels(label_files)?;
@@ -68,7 +70,12 @@ pub fn run_audit(
             path.display()
         )?;
     }
-    Ok(())
+    let prompts: usize = report.iter().map(|a| a.prompts).sum();
+    let note = format!(
+        "{prompts} labelled prompts ({}); gate model as stored in the indexes",
+        chart::names(label_files)
+    );
+    chart::write(&mut out, svg, || groundgate::eval::chart::audit(&report, &note))
 }
 
 /// `groundgate curve`.
@@ -77,6 +84,7 @@ pub fn run_curve(
     label_files: &[PathBuf],
     budgets: &[usize],
     tops: &[usize],
+    svg: Option<&Path>,
 ) -> Result<(), Box<dyn std::error::Error>> {
     let loaded = load(indexes)?;
     let set = labels(label_files)?;
@@ -107,5 +115,9 @@ pub fn run_curve(
             )?;
         }
     }
-    Ok(())
+    let note = format!(
+        "{n} labelled questions with gold ({}), each asked with its own instance forced",
+        chart::names(label_files)
+    );
+    chart::write(&mut out, svg, || groundgate::eval::chart::curve(&points, 0.01, &note))
 }

@@ -20,6 +20,7 @@ pub struct Args {
     pub write: bool,
     pub dump: Option<PathBuf>,
     pub test: Vec<PathBuf>,
+    pub svg: Option<PathBuf>,
 }
 
 /// Index files loaded as (instance name, bytes).
@@ -76,7 +77,7 @@ pub fn run(a: Args) -> Result<(), Box<dyn std::error::Error>> {
         writeln!(out, "| {name} | {:.3} | {} | {:.4} |", j.bias, w.join(" | "), j.threshold)?;
     }
     writeln!(out, "\nmodel (JSON): {}", serde_json::to_string(&model)?)?;
-    let (_, suf) = calibrate::scored_rows(&all, &model);
+    let (rel, suf) = calibrate::scored_rows(&all, &model);
     writeln!(out, "\nsufficiency trade-off (questions whose right instance is judged relevant):\n")?;
     writeln!(out, "| threshold | pushed | gold inside | precision | recall |")?;
     writeln!(out, "|---:|---:|---:|---:|---:|")?;
@@ -95,11 +96,14 @@ pub fn run(a: Args) -> Result<(), Box<dyn std::error::Error>> {
     let fitted = calibrate::simulate(&all, &model);
     let held = calibrate::cross_validate(&rows, a.folds, a.params);
     let mut columns = vec![("held-out folds", held), ("fitted on all (optimistic)", fitted)];
-    let mut test_rows = Vec::new();
+    let test_rows = if a.test.is_empty() {
+        Vec::new()
+    } else {
+        calibrate::collect(&loaded, &Config::default(), &labels(&a.test)?)?
+    };
+    let test: Vec<&Row> = test_rows.iter().collect();
     if !a.test.is_empty() {
-        test_rows = calibrate::collect(&loaded, &Config::default(), &labels(&a.test)?)?;
-        let t: Vec<&Row> = test_rows.iter().collect();
-        columns.insert(0, ("test set (--test, never fitted on)", calibrate::simulate(&t, &model)));
+        columns.insert(0, ("test set (--test, never fitted on)", calibrate::simulate(&test, &model)));
     }
     writeln!(
         out,
@@ -129,6 +133,31 @@ pub fn run(a: Args) -> Result<(), Box<dyn std::error::Error>> {
         }
         writeln!(out, "\nrows written to {}", path.display())?;
     }
+    let (test_rel, test_suf) = calibrate::scored_rows(&test, &model);
+    crate::chart::write(&mut out, a.svg.as_deref(), || {
+        use groundgate::eval::chart::{Judge, tradeoff};
+        let (r, s) = (model.relevance.threshold, model.sufficiency.threshold);
+        let mut judges = vec![
+            Judge { name: "relevance, training prompts", scored: &rel, threshold: r },
+            Judge { name: "sufficiency, training prompts", scored: &suf, threshold: s },
+        ];
+        let mut note = format!(
+            "relevance: a row per (prompt, instance); sufficiency: a row per question whose instance is \
+             judged relevant; the model is fitted on {} training prompts ({})",
+            set.len(),
+            crate::chart::names(&a.labels)
+        );
+        if !test.is_empty() {
+            judges.push(Judge { name: "relevance, test set", scored: &test_rel, threshold: r });
+            judges.push(Judge { name: "sufficiency, test set", scored: &test_suf, threshold: s });
+            note.push_str(&format!(
+                "; test set: {} prompts never fitted on ({})",
+                test.len(),
+                crate::chart::names(&a.test)
+            ));
+        }
+        tradeoff(&judges, &note)
+    })?;
     if a.write {
         for path in &a.indexes {
             let bytes = std::fs::read(path)?;

@@ -7,6 +7,7 @@ mod ask;
 mod audit;
 mod build;
 mod calibrate;
+mod chart;
 mod info;
 mod rebel;
 mod route;
@@ -201,6 +202,9 @@ enum Command {
         /// Label files never fitted on: the model fitted on --labels is measured on them.
         #[arg(long, num_args = 1..)]
         test: Vec<PathBuf>,
+        /// Also draw the judges' precision–recall trade-off (threshold sweep, operating points marked) as an SVG chart into this file.
+        #[arg(long)]
+        svg: Option<PathBuf>,
     },
     /// Audit the gate on labelled prompts: per instance, how many of its prompts it finds relevant
     /// and sufficient, which it filters out, and the words that would have opened it.
@@ -217,6 +221,9 @@ enum Command {
         /// How many suggested words per instance.
         #[arg(long, default_value_t = 10)]
         suggest: usize,
+        /// Also draw the pass rates per instance as an SVG chart into this file.
+        #[arg(long)]
+        svg: Option<PathBuf>,
     },
     /// The budget curve: share of labelled questions whose gold is inside the injected text, per
     /// budget, for the top 4 and the top 8; and the knee.
@@ -233,6 +240,9 @@ enum Command {
         /// Hits considered.
         #[arg(long, value_delimiter = ',', default_value = "4,8")]
         top: Vec<usize>,
+        /// Also draw the curve (one line per top k, knees marked) as an SVG chart into this file.
+        #[arg(long)]
+        svg: Option<PathBuf>,
     },
     /// Evaluate the question/sentence router on labelled prompts `{"prompt", "kind", "polite"?}`.
     RouteEval {
@@ -256,6 +266,9 @@ enum Command {
     Stats {
         /// A file of `ask --jsonl` output lines.
         logfile: PathBuf,
+        /// Also draw the funnel as an SVG chart into this file.
+        #[arg(long)]
+        svg: Option<PathBuf>,
     },
     /// Write every chunk of an index with its citation as JSON Lines `{"chunk", "source", "title",
     /// "page", "article", "section", "heading", "date", "link", "text"}` (e.g. to feed another engine).
@@ -401,11 +414,13 @@ fn main() -> ExitCode {
             now,
             prompt,
         }),
-        Command::Stats { logfile } => ask::stats(&logfile),
-        Command::Audit { index, labels, write_anchors, suggest } => {
-            audit::run_audit(&index, &labels, write_anchors.as_ref(), suggest)
+        Command::Stats { logfile, svg } => ask::stats(&logfile, svg.as_deref()),
+        Command::Audit { index, labels, write_anchors, suggest, svg } => {
+            audit::run_audit(&index, &labels, write_anchors.as_ref(), suggest, svg.as_deref())
         }
-        Command::Curve { index, labels, budgets, top } => audit::run_curve(&index, &labels, &budgets, &top),
+        Command::Curve { index, labels, budgets, top, svg } => {
+            audit::run_curve(&index, &labels, &budgets, &top, svg.as_deref())
+        }
         Command::RouteEval { labels, index, misses } => route::eval(&labels, &index, misses),
         Command::Rules { lang } => route::rules(&lang),
         Command::Calibrate {
@@ -418,6 +433,7 @@ fn main() -> ExitCode {
             write,
             dump,
             test,
+            svg,
         } => calibrate::run(calibrate::Args {
             indexes: index,
             labels,
@@ -426,6 +442,7 @@ fn main() -> ExitCode {
             write,
             dump,
             test,
+            svg,
         }),
     };
     match result {
