@@ -343,6 +343,40 @@ cmd_bench() {
   echo "(also in target/peers/report.md)"
 }
 
+# The four charts of docs/gate-bench.md for the default instances (docs/charts/*.svg; the demo shows
+# two of them), each from the command printed beside it there; the tables go to target/charts/.
+# Re-run after re-fitting the gate. The training labels are the devset in ../shared/data (or
+# $GG_DATA).
+cmd_charts() {
+  local D="${GG_DATA:-../shared/data}/devset" H=benches/data/heldout out=docs/charts
+  [ -d "$D" ] || die "the charts are fitted on the devset in ../shared/data (development data; GG_DATA=DIR names another place), which is not here"
+  cli
+  indexes
+  [ ${#BUILT[@]} -eq ${#INSTANCES[@]} ] || die "the charts need every default index (built: ${BUILT[*]})"
+  local idx=() name
+  for name in "${INSTANCES[@]}"; do idx+=("indexes/$name.ggi"); done
+  mkdir -p "$out" target/charts
+  say "calibrate --svg $out/tradeoff.svg (the judges' trade-off: training prompts and the held-out test set)"
+  "$BIN" calibrate --index "${idx[@]}" \
+    --labels $D/questions_ko.jsonl $D/questions_en.jsonl $D/sentences_ko.jsonl $D/unrelated.jsonl \
+             benches/data/polite_requests.jsonl benches/data/unrelated_prompts.jsonl \
+    --test $H/questions_ko.jsonl $H/questions_en.jsonl $H/sentences_ko.jsonl $H/unrelated.jsonl \
+    --svg "$out/tradeoff.svg" > target/charts/calibrate.md
+  say "curve --svg $out/curve.svg (the budget curve, devset questions)"
+  "$BIN" curve --index "${idx[@]}" --labels $D/questions_ko.jsonl $D/questions_en.jsonl \
+    --svg "$out/curve.svg" > target/charts/curve.md
+  say "audit --svg $out/audit.svg (pass rates per instance, training prompts)"
+  "$BIN" audit --index "${idx[@]}" \
+    --labels $D/questions_ko.jsonl $D/questions_en.jsonl $D/sentences_ko.jsonl benches/data/polite_requests.jsonl \
+    --svg "$out/audit.svg" > target/charts/audit.md
+  say "stats --svg $out/funnel.svg (the funnel of ask over the held-out test set)"
+  cat $H/questions_ko.jsonl $H/questions_en.jsonl $H/sentences_ko.jsonl $H/unrelated.jsonl |
+    "$BIN" ask --index "${idx[@]}" --jsonl --now 0 > target/charts/ask-heldout.jsonl
+  "$BIN" stats target/charts/ask-heldout.jsonl --svg "$out/funnel.svg" > target/charts/funnel.md
+  ls -l "$out"/*.svg
+  echo "tables: target/charts/{calibrate,curve,audit,funnel}.md"
+}
+
 cmd_fuzz() { # ./build.sh fuzz [SECONDS]
   have cargo-fuzz || { say "cargo install cargo-fuzz"; cargo install -q --locked cargo-fuzz; }
   rustup toolchain list | grep -q nightly || die "cargo fuzz needs a nightly toolchain"
@@ -368,6 +402,8 @@ usage: ./build.sh [command]
   bench    retrieval quality vs the Hangul-bigram baseline, index size, the ask pipeline's
            evidence / gold / leak rates, the router, and the peer bench (wasm vs MiniSearch,
            Orama, Lunr, Pagefind) (needs ../shared/data)
+  charts   the four SVG charts of docs/gate-bench.md for the default indexes → docs/charts/ (the
+           trade-off, the budget curve, the audit, the funnel; needs ../shared/data)
   fuzz [S] cargo-fuzz the index decoder + search for S seconds (default 600; needs nightly)
   serve    serve the browser demo on http://localhost:8080/www/ (PORT=…)
   help     this text
@@ -378,6 +414,7 @@ case "${1:-all}" in
   all) cmd_all ;;
   test) cmd_test ;;
   bench) shift; cmd_bench "$@" ;;
+  charts) cmd_charts ;;
   fuzz) shift; cmd_fuzz "$@" ;;
   serve) cmd_serve ;;
   help|-h|--help) cmd_help ;;
