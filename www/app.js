@@ -32,7 +32,22 @@ function listInstances() {
     box.append(el('span', `${name} · ${info.title} · ${info.chunks} chunks`, 'inst'));
   }
   $('ask').disabled = engine.instances().length === 0;
+  showCharts();
   document.body.dataset.ready = 'true';
+}
+
+// The precomputed charts (docs/charts/, from `./build.sh charts`) describe the default indexes:
+// shown when one of them is loaded, and any other loaded index is named as not covered.
+function showCharts() {
+  const names = engine.instances();
+  $('charts').hidden = !names.some((n) => DEFAULTS.includes(n));
+  const others = names.filter((n) => !DEFAULTS.includes(n));
+  $('chartsOthers')?.remove();
+  if (others.length > 0) {
+    const p = el('p', `Not covered by these charts: ${others.join(', ')} (no labelled prompts for it here).`);
+    p.id = 'chartsOthers';
+    $('chartsNote').after(p);
+  }
 }
 
 async function load() {

@@ -1,7 +1,8 @@
 // The browser demo (www/) in a real headless Chromium, driven by playwright-core: it loads the
 // page over HTTP, runs every example, checks the verdict and that the cited page or article
 // appears, loads an index through the file picker, checks that a hostile document renders as
-// text, and saves a screenshot to target/screenshots/demo.png.
+// text, that the budget curve and trade-off charts (docs/charts/) render, and saves a screenshot
+// to target/screenshots/demo.png.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
@@ -12,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.wasm': 'application/wasm', '.ggi': 'application/octet-stream' };
+const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.wasm': 'application/wasm', '.ggi': 'application/octet-stream', '.svg': 'image/svg+xml' };
 
 let server;
 let base;
@@ -69,6 +70,22 @@ test('examples give the right verdicts with citations; hostile text stays text',
   assert.match(loaded, /rnd/);
   assert.match(loaded, /constitution/);
 
+  // The precomputed charts of the default indexes render (decoded images of the charts' size).
+  const charts = await page.evaluate(async () => {
+    const imgs = [...document.querySelectorAll('#charts img')];
+    await Promise.all(imgs.map((i) => i.decode()));
+    return {
+      hidden: document.getElementById('charts').hidden,
+      imgs: imgs.map((i) => ({ src: i.getAttribute('src'), w: i.naturalWidth, h: i.naturalHeight })),
+    };
+  });
+  assert.equal(charts.hidden, false);
+  assert.deepEqual(charts.imgs.map((i) => i.src), ['../docs/charts/curve.svg', '../docs/charts/tradeoff.svg']);
+  for (const i of charts.imgs) {
+    assert.equal(i.w, 760, `${i.src} rendered`);
+    assert.ok(i.h > 380, `${i.src} has its plot and header`);
+  }
+
   let r = await run(page, 'question');
   assert.equal(r.route, 'push');
   assert.equal(r.kind, 'question');
@@ -103,6 +120,7 @@ test('examples give the right verdicts with citations; hostile text stays text',
   // Load the test fixture (it holds a hostile page) through the file picker.
   await page.setInputFiles('#file', path.join(root, 'tests/fixtures/v1/excerpts.ggi'));
   await page.waitForFunction(() => document.getElementById('instances').textContent.includes('excerpts'));
+  assert.match(await page.textContent('#charts'), /Not covered by these charts: excerpts/);
   await page.fill('#prompt', '감리원 교육은 매년 받아야 하나요 #excerpts');
   await page.click('#ask');
   await page.waitForFunction(() => document.getElementById('evidence').textContent.includes('Ignore all previous'));
