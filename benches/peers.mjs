@@ -317,14 +317,16 @@ function main() {
     { name: 'lohelp', title: 'LibreOffice help ko (index keywords)', ggi: path.join(root, 'indexes/lohelp.ggi'), questions: loQuestions() },
   ];
   const report = [];
-  for (const set of sets) {
+  // SETS=rnd (or lohelp) runs one document set only.
+  const pick = (process.env.SETS || '').split(',').filter(Boolean);
+  for (const set of sets.filter((s) => pick.length === 0 || pick.includes(s.name))) {
     set.docs = chunks(set.ggi);
     // PEERS=groundgate,MiniSearch … limits the run to engines whose names start with one of them.
     const only = (process.env.PEERS || '').split(',').filter(Boolean);
     // The previous release for comparison: GG_PREV = a folder with its pkg/node build (node/) and
     // its indexes (rnd.ggi, lohelp.ggi), e.g. main before format v3.
     const prevDir = process.env.GG_PREV;
-    const prev = prevDir ? [groundgate(set, path.join(prevDir, `${set.name}.ggi`), 'groundgate (previous: format v2, its wasm)', require(path.resolve(prevDir, 'node/groundgate.js')))] : [];
+    const prev = prevDir ? [groundgate(set, path.join(prevDir, `${set.name}.ggi`), process.env.GG_PREV_LABEL || 'groundgate (previous build, its wasm)', require(path.resolve(prevDir, 'node/groundgate.js')))] : [];
     const engines = [
       groundgate(set, set.ggi, 'groundgate (wasm)'),
       ...prev,

@@ -72,17 +72,33 @@ pub fn query_terms<D: AsRef<[u8]> + Clone>(index: &Index<D>, query: &str) -> Vec
 }
 
 /// Score `terms` (distinct) against every chunk; the best `k`, best first.
+///
+/// Term at a time into a dense accumulator (one f32 per chunk), terms in the given order, so a
+/// chunk's score is the same f32 sum on every platform. Which chunks were touched is tracked only
+/// when the query's postings are few next to the chunk count; otherwise the accumulator is scanned
+/// (no per-posting bookkeeping in the hot loop).
 pub fn top_k<D: AsRef<[u8]> + Clone>(index: &Index<D>, terms: &[String], k: usize) -> Result<Vec<Scored>> {
     let p = index.meta().bm25;
     // Per chunk, computed at open: the hot loop reads one f32 per posting.
     let (norms, once) = (index.length_norms(), index.tf1_parts());
-    let mut acc = vec![0f32; norms.len()];
-    let mut touched: Vec<u32> = Vec::new();
+    let n = norms.len().min(once.len());
+    let mut infos = Vec::with_capacity(terms.len());
     for t in terms {
-        let Some(info) = index.term(t)? else { continue };
+        if let Some(info) = index.term(t)? {
+            infos.push(info);
+        }
+    }
+    let postings: u64 = infos.iter().map(|i| i.df as u64).sum();
+    // Tracking touched chunks costs a branch and a store per posting; scanning costs one compare
+    // per chunk. Track only when postings are under a quarter of the chunks.
+    let track = postings < n as u64 / 4;
+    let mut acc = vec![0f32; n];
+    let mut touched: Vec<u32> = Vec::new();
+    let (norms, once) = (&norms[..n], &once[..n]);
+    for info in &infos {
         let mut missing = None;
         let idf = info.idf;
-        index.postings_blocks(&info, |docs, tfs| {
+        index.postings_blocks(info, |docs, tfs| {
             for (&doc, &tf) in docs.iter().zip(tfs) {
                 let d = doc as usize;
                 let (Some(slot), Some(&norm), Some(&one)) = (acc.get_mut(d), norms.get(d), once.get(d))
@@ -90,7 +106,7 @@ pub fn top_k<D: AsRef<[u8]> + Clone>(index: &Index<D>, terms: &[String], k: usiz
                     missing.get_or_insert(doc);
                     continue;
                 };
-                if *slot == 0.0 {
+                if track && *slot == 0.0 {
                     touched.push(doc);
                 }
                 // = bm25::weight(p, idf, tf, norm), bit for bit; tf = 1 from the per-chunk table.
@@ -102,17 +118,34 @@ pub fn top_k<D: AsRef<[u8]> + Clone>(index: &Index<D>, terms: &[String], k: usiz
         }
     }
     // Best first, ties by chunk id: a total order. The k best are kept sorted as they come
-    // (binary insertion; k is small), which gives exactly what a full sort would.
+    // (binary insertion; k is small), which gives exactly what a full sort would. Every term's
+    // contribution is positive (idf > 0), so a chunk with a score was touched.
     let order = |a: &Scored, b: &Scored| b.score.total_cmp(&a.score).then(a.chunk.cmp(&b.chunk));
     let mut scored: Vec<Scored> = Vec::with_capacity(k + 1);
-    for chunk in touched {
-        let s = Scored { chunk, score: acc[chunk as usize] };
-        if s.score <= 0.0 || scored.len() == k && scored.last().is_some_and(|w| order(&s, w).is_ge()) {
-            continue;
+    let mut bar = 0f32; // the k-th score once k are kept: anything below cannot enter
+    let mut offer = |chunk: u32, score: f32| {
+        if score <= 0.0 || score < bar {
+            return;
+        }
+        let s = Scored { chunk, score };
+        if scored.len() == k && scored.last().is_some_and(|w| order(&s, w).is_ge()) {
+            return;
         }
         let at = scored.partition_point(|b| order(b, &s).is_lt());
         scored.insert(at, s);
         scored.truncate(k);
+        if scored.len() == k {
+            bar = scored.last().map_or(0.0, |w| w.score);
+        }
+    };
+    if track {
+        for chunk in touched {
+            offer(chunk, acc.get(chunk as usize).copied().unwrap_or(0.0));
+        }
+    } else {
+        for (chunk, &score) in acc.iter().enumerate() {
+            offer(chunk as u32, score);
+        }
     }
     Ok(scored)
 }
