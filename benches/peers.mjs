@@ -326,7 +326,10 @@ function main() {
     // The previous release for comparison: GG_PREV = a folder with its pkg/node build (node/) and
     // its indexes (rnd.ggi, lohelp.ggi), e.g. main before format v3.
     const prevDir = process.env.GG_PREV;
-    const prev = prevDir ? [groundgate(set, path.join(prevDir, `${set.name}.ggi`), process.env.GG_PREV_LABEL || 'groundgate (previous build, its wasm)', require(path.resolve(prevDir, 'node/groundgate.js')))] : [];
+    // Several, comma-separated, with their labels in GG_PREV_LABEL (comma-separated too).
+    const labels = (process.env.GG_PREV_LABEL || '').split(',');
+    const prev = (prevDir || '').split(',').filter(Boolean).map((dir, i) => groundgate(set, path.join(dir, `${set.name}.ggi`),
+      labels[i] || `groundgate (previous build ${dir}, its wasm)`, require(path.resolve(dir, 'node/groundgate.js'))));
     const engines = [
       groundgate(set, set.ggi, 'groundgate (wasm)'),
       ...prev,
