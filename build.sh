@@ -340,6 +340,8 @@ cmd_bench() {
   cargo bench -q --bench ask
   say "route bench (release)"
   cargo bench -q --bench route
+  say "hot-path bench: a native search phase by phase (release)"
+  cargo bench -q --bench hotpath
   pkg
   say "peer bench: groundgate wasm vs MiniSearch, Orama, Lunr, Pagefind (Node; ~5 min)"
   node --expose-gc benches/peers.mjs
