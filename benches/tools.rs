@@ -81,7 +81,7 @@ fn main() {
     for m in Method::ALL {
         for collapse in [false, true] {
             let name = format!("{m:?}{}", if collapse { " + collapse" } else { "" });
-            variants.push((name, Options { method: m, collapse, dedup: true }));
+            variants.push((name, Options { method: m, collapse, dedup: true, ..Options::DEFAULT }));
         }
     }
     // hits[variant][set][label]
@@ -162,7 +162,7 @@ fn main() {
     if held.exists() {
         println!("\nheld-out set (benches/data/heldout; not used for any choice), gold in top {K}:");
         for (name, opts) in [
-            ("Raw", Options { method: Method::Raw, collapse: false, dedup: true }),
+            ("Raw", Options { method: Method::Raw, collapse: false, dedup: true, ..Options::DEFAULT }),
             ("default", Options::DEFAULT),
         ] {
             print!("  {name:<8}");

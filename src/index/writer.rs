@@ -22,6 +22,8 @@ pub struct IndexBuilder {
     meta: IndexMeta,
     sources: Vec<Source>,
     chunks: Vec<Chunk>,
+    /// Per chunk: text indexed with it but not stored (titles, keywords); empty for most.
+    context: Vec<String>,
     anchors: Vec<String>,
     glossary: Vec<(String, u32)>,
     codec: super::text::TextCodec,
@@ -47,6 +49,7 @@ impl IndexBuilder {
             },
             sources: Vec::new(),
             chunks: Vec::new(),
+            context: Vec::new(),
             anchors: Vec::new(),
             glossary: Vec::new(),
             codec: Default::default(),
@@ -98,10 +101,17 @@ impl IndexBuilder {
 
     /// Add a chunk of an already added source; returns its id.
     pub fn add_chunk(&mut self, chunk: Chunk) -> Result<u32> {
+        self.add_chunk_with_context(chunk, String::new())
+    }
+
+    /// Add a chunk with `context`: text indexed with the chunk (its terms count for it in search)
+    /// but not stored as its text — a page title or the page's keywords repeated into each chunk.
+    pub fn add_chunk_with_context(&mut self, chunk: Chunk, context: String) -> Result<u32> {
         if chunk.source as usize >= self.sources.len() {
             return Err(Error::invalid("chunk.source", format!("source {} not added", chunk.source)));
         }
         self.chunks.push(chunk);
+        self.context.push(context);
         Ok(self.chunks.len() as u32 - 1)
     }
 
@@ -129,12 +139,17 @@ impl IndexBuilder {
     }
 
     /// The text that is indexed for a chunk: its heading (when the text does not already start
-    /// with it) and its text.
-    pub fn indexed_text(chunk: &Chunk) -> String {
-        match &chunk.location.heading {
+    /// with it), its text, and its context (see [`add_chunk_with_context`](Self::add_chunk_with_context)).
+    pub fn indexed_text(chunk: &Chunk, context: &str) -> String {
+        let mut out = match &chunk.location.heading {
             Some(h) if !chunk.text.starts_with(h.as_str()) => format!("{h}\n{}", chunk.text),
             _ => chunk.text.clone(),
+        };
+        if !context.is_empty() {
+            out.push('\n');
+            out.push_str(context);
         }
+        out
     }
 
     /// Write the index bytes.
@@ -149,7 +164,8 @@ impl IndexBuilder {
         let mut crc = crc32fast::Hasher::new();
         for (id, chunk) in self.chunks.iter().enumerate() {
             crc.update(chunk.text.as_bytes());
-            let terms = analyzer.terms(&Self::indexed_text(chunk));
+            let context = self.context.get(id).map_or("", String::as_str);
+            let terms = analyzer.terms(&Self::indexed_text(chunk, context));
             total += terms.len() as u64;
             doc_lens.extend_from_slice(&(terms.len().min(u16::MAX as usize) as u16).to_le_bytes());
             let mut tf: BTreeMap<String, u32> = BTreeMap::new();

@@ -136,6 +136,7 @@ mod tests {
                     location: Location { page: *p, ..Default::default() },
                 })
                 .collect(),
+            keywords: Vec::new(),
         }
     }
 

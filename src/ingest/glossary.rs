@@ -27,6 +27,7 @@ pub fn parse(text: &str, id: &str, jsonl: bool) -> Result<Document> {
             ..Default::default()
         },
         blocks: Vec::new(),
+        keywords: Vec::new(),
     };
     for (n, line) in text.lines().enumerate() {
         let line = line.trim();

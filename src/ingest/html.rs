@@ -2,7 +2,9 @@
 //!
 //! Keeps the visible text only: everything inside `head`, `script`, `style`, `nav`, `header`,
 //! `footer`, `aside`, `noscript`, `template`, `svg`, `button`, `select`, `textarea` and any element
-//! with a `hidden` attribute is dropped (so are attributes, including the page's keyword metadata).
+//! with a `hidden` attribute is dropped (so are attributes). The page's keyword metadata (`<meta
+//! itemprop="keywords">`, `<meta name="keywords">`: LibreOffice help marks each topic with its
+//! index entries so) becomes the document's [`keywords`](Document::keywords), indexed, not shown.
 //! The title is `<title>`, else the first `<h1>`. Headings `h1`–`h6` become the heading of the text
 //! that follows them. Block elements break lines. Entities are decoded. Malformed HTML is read the
 //! way a browser would tolerate it; it never fails the build unless lol_html itself refuses.
@@ -33,6 +35,7 @@ struct State {
     first_h1: Option<String>,
     buf: String,
     blocks: Vec<(String, Option<String>)>,
+    keywords: Vec<String>,
 }
 
 impl State {
@@ -104,6 +107,7 @@ pub fn decode_entities(s: &str) -> String {
 pub fn parse(html: &str, id: &str) -> Result<Document> {
     let st = Rc::new(RefCell::new(State::default()));
     let (s1, s2, s3, s4, s5, s6) = (st.clone(), st.clone(), st.clone(), st.clone(), st.clone(), st.clone());
+    let s7 = st.clone();
     let mut rewriter = HtmlRewriter::new(
         Settings {
             element_content_handlers: vec![
@@ -142,6 +146,16 @@ pub fn parse(html: &str, id: &str) -> Result<Document> {
                         Ok(())
                     }))
                     .ok();
+                    Ok(())
+                }),
+                element!(r#"meta[itemprop="keywords"], meta[name="keywords"]"#, move |el| {
+                    if let Some(k) = el.get_attribute("content") {
+                        let k = super::clean(&decode_entities(&k)).replace('\n', " ");
+                        let mut st = s7.borrow_mut();
+                        if !k.is_empty() && !st.keywords.contains(&k) {
+                            st.keywords.push(k);
+                        }
+                    }
                     Ok(())
                 }),
                 element!("h1, h2, h3, h4, h5, h6", move |el| {
@@ -200,6 +214,7 @@ pub fn parse(html: &str, id: &str) -> Result<Document> {
     let mut doc = Document {
         source: Source { id: id.to_string(), title, kind: "page".into(), ..Default::default() },
         blocks: Vec::new(),
+        keywords: std::mem::take(&mut st.keywords),
     };
     for (text, heading) in std::mem::take(&mut st.blocks) {
         doc.push(&text, &Location { heading, ..Default::default() });
@@ -227,6 +242,17 @@ mod tests {
         let last = d.blocks.last().unwrap();
         assert_eq!(last.location.heading.as_deref(), Some("Find Next"));
         assert!(last.text.contains("기"));
+        assert_eq!(d.keywords, vec!["secret".to_string()]);
+    }
+
+    #[test]
+    fn keyword_metadata_is_kept_apart_from_the_text() {
+        let html = r#"<body><div><meta itemprop="keywords" content="피벗 테이블, 데이터 파일럿 참조">
+            <meta itemprop="keywords" content="셀;  병합">
+            <meta itemprop="keywords" content="셀;  병합"><h1>데이터 파일럿</h1><p>본문</p></div></body>"#;
+        let d = parse(html, "p.html").unwrap();
+        assert_eq!(d.keywords, vec!["피벗 테이블, 데이터 파일럿 참조".to_string(), "셀; 병합".to_string()]);
+        assert!(d.blocks.iter().all(|b| !b.text.contains("피벗")));
     }
 
     #[test]

@@ -73,6 +73,7 @@ pub fn parse(text: &str, origin: &str) -> Result<Vec<Document>> {
                         links: r.links,
                     },
                     blocks: Vec::new(),
+                    keywords: Vec::new(),
                 });
                 docs.len() - 1
             }

@@ -13,6 +13,9 @@
 //! b = 0.75
 //! [chunking]
 //! max_chars = 450
+//! [context]                             # indexed with every chunk, not stored (see [`Context`])
+//! title = false                         # the source title (default false)
+//! keywords = true                       # the document's keyword metadata (default true)
 //!
 //! [[input]]
 //! format = "statute"   # html | markdown | rst | text | jsonl | statute | manual-json | glossary-tsv | glossary-jsonl
@@ -71,6 +74,8 @@ pub struct Manifest {
     pub analyzer: Option<AnalyzerSettings>,
     /// Chunking.
     pub chunking: Option<Chunking>,
+    /// What else is indexed with every chunk (default: the document's keywords, not its title).
+    pub context: Option<Context>,
     /// Inputs.
     #[serde(rename = "input", default)]
     pub inputs: Vec<Input>,
@@ -82,6 +87,42 @@ pub struct Manifest {
 pub struct Chunking {
     /// Largest chunk, in characters.
     pub max_chars: usize,
+}
+
+/// What is indexed with every chunk of a document besides its heading and text: words a reader
+/// would search by that the chunk itself may not contain. Indexed only; the stored text is unchanged.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Context {
+    /// The source title (when it is not the chunk's heading).
+    pub title: bool,
+    /// The document's keywords ([`Document::keywords`]: a help page's index entries).
+    pub keywords: bool,
+}
+
+impl Default for Context {
+    fn default() -> Self {
+        Context { title: false, keywords: true }
+    }
+}
+
+impl Context {
+    /// The context text of `chunk` of `doc`.
+    pub fn text(&self, doc: &Document, chunk: &crate::corpus::Chunk) -> String {
+        let mut parts: Vec<&str> = Vec::new();
+        let title = doc.source.title.trim();
+        if self.title
+            && !title.is_empty()
+            && chunk.location.heading.as_deref() != Some(title)
+            && !chunk.text.starts_with(title)
+        {
+            parts.push(title);
+        }
+        if self.keywords {
+            parts.extend(doc.keywords.iter().map(String::as_str));
+        }
+        parts.join("\n")
+    }
 }
 
 /// One input of a manifest.
@@ -361,6 +402,7 @@ pub fn build_from_documents(m: &Manifest, docs: &[Document]) -> Result<(Vec<u8>,
     let opts = ChunkOptions {
         max_chars: m.chunking.map_or(ChunkOptions::default().max_chars, |c| c.max_chars.max(50)),
     };
+    let context = m.context.unwrap_or_default();
     let mut stats = BuildStats { documents: docs.len(), ..Default::default() };
     for d in docs {
         let sid = b.add_source(d.source.clone())?;
@@ -369,7 +411,8 @@ pub fn build_from_documents(m: &Manifest, docs: &[Document]) -> Result<(Vec<u8>,
         for c in chunks {
             stats.text_bytes += c.text.len();
             let heading = c.location.heading.clone();
-            let id = b.add_chunk(c)?;
+            let extra = context.text(d, &c);
+            let id = b.add_chunk_with_context(c, extra)?;
             if d.source.kind == "glossary" && heading != seen_heading {
                 if let Some(h) = &heading {
                     b.add_glossary_term(h, id);
@@ -388,6 +431,26 @@ pub fn build_from_documents(m: &Manifest, docs: &[Document]) -> Result<(Vec<u8>,
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::corpus::Source;
+
+    #[test]
+    fn context_is_title_and_keywords_as_asked() {
+        let doc = Document {
+            source: Source { id: "p".into(), title: "셀 변경 방지".into(), ..Default::default() },
+            keywords: vec!["셀, 보호".into(), "시트, 보호".into()],
+            ..Default::default()
+        };
+        let chunk = |heading: &str| crate::corpus::Chunk {
+            text: "본문".into(),
+            location: crate::corpus::Location { heading: Some(heading.into()), ..Default::default() },
+            ..Default::default()
+        };
+        assert_eq!(Context::default().text(&doc, &chunk("h")), "셀, 보호\n시트, 보호");
+        let both = Context { title: true, keywords: true };
+        assert_eq!(both.text(&doc, &chunk("h")), "셀 변경 방지\n셀, 보호\n시트, 보호");
+        assert_eq!(both.text(&doc, &chunk("셀 변경 방지")), "셀, 보호\n시트, 보호");
+        assert_eq!(Context { title: false, keywords: false }.text(&doc, &chunk("h")), "");
+    }
 
     #[test]
     fn wildcards() {

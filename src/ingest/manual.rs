@@ -62,6 +62,7 @@ pub fn parse(json: &str, id: &str) -> Result<Document> {
             links: Vec::new(),
         },
         blocks: Vec::new(),
+        keywords: Vec::new(),
     };
     for s in &m.sections {
         for p in &s.pages {

@@ -45,6 +45,7 @@ pub fn parse(text: &str, id: &str, markup: Markup) -> Document {
     let mut doc = Document {
         source: Source { id: id.to_string(), kind: "document".into(), ..Default::default() },
         blocks: Vec::new(),
+        keywords: Vec::new(),
     };
     let mut title: Option<String> = None;
     let mut loc = Location::default();

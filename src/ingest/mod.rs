@@ -40,6 +40,9 @@ pub struct Document {
     pub source: Source,
     /// Its blocks.
     pub blocks: Vec<Block>,
+    /// Index keywords the document declares about itself (a help page's keyword metadata): indexed
+    /// with every chunk of the document, never shown as its text.
+    pub keywords: Vec<String>,
 }
 
 impl Document {

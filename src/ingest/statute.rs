@@ -60,6 +60,7 @@ pub fn parse(text: &str, id: &str) -> Document {
     let mut doc = Document {
         source: Source { id: id.to_string(), kind: "statute".into(), ..Default::default() },
         blocks: Vec::new(),
+        keywords: Vec::new(),
     };
     let mut loc = Location { section: Some("전문".into()), ..Default::default() };
     let mut buf = String::new();

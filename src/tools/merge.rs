@@ -52,11 +52,22 @@ pub struct Options {
     pub collapse: bool,
     /// Drop results whose normalised text equals a better one's.
     pub dedup: bool,
+    /// How each instance ranks its chunks before merging.
+    pub ranking: crate::search::Ranking,
+    /// Weight λ of the instance's share of the query ([`List::about`]) in the merged score: each
+    /// score is multiplied by `1 − λ + λ · n · about` (n instances; 1 when the query is spread evenly).
+    pub about: f64,
 }
 
 impl Options {
     /// What `search` uses (chosen on the devset, docs/tools-bench.md).
-    pub const DEFAULT: Options = Options { method: Method::Attainable, collapse: true, dedup: true };
+    pub const DEFAULT: Options = Options {
+        method: Method::Attainable,
+        collapse: true,
+        dedup: true,
+        ranking: crate::search::Ranking::DEFAULT,
+        about: 0.75,
+    };
 }
 
 /// One instance's ranked list and what normalisation needs to know of the query.
@@ -68,6 +79,10 @@ pub struct List {
     pub attainable_present: f32,
     /// The same with every missing term counted at the instance's largest idf.
     pub attainable_all: f32,
+    /// How much the query is about this instance rather than the others, 0–1, summing to 1 over the
+    /// instances: the mean over the query's terms (those some instance has) of the term's document
+    /// share in this instance (df ÷ chunks) over the sum of its shares in all instances.
+    pub about: f64,
 }
 
 /// A merged result: which list, which hit, and its merged score.
@@ -87,10 +102,13 @@ fn ratio(a: f32, b: f32) -> f64 {
     if b > 0.0 { a as f64 / b as f64 } else { 0.0 }
 }
 
-/// Merge `lists` by `method`: best first, ties by list then chunk (a total order).
-pub fn merge(lists: &[List], method: Method) -> Vec<Merged> {
+/// Merge `lists` by `method`, weighting instances by `about` ([`Options::about`]): best first, ties
+/// by list then chunk (a total order).
+pub fn merge(lists: &[List], method: Method, about: f64) -> Vec<Merged> {
     let mut out = Vec::new();
+    let n_lists = lists.len() as f64;
     for (l, list) in lists.iter().enumerate() {
+        let weight = if about > 0.0 { 1.0 - about + about * n_lists * list.about } else { 1.0 };
         let n = list.hits.len().max(1) as f64;
         let mean = list.hits.iter().map(|h| h.score as f64).sum::<f64>() / n;
         let var = list.hits.iter().map(|h| (h.score as f64 - mean).powi(2)).sum::<f64>() / n;
@@ -114,7 +132,7 @@ pub fn merge(lists: &[List], method: Method) -> Vec<Merged> {
                 // Rank first; the top score orders instances within a rank (below).
                 Method::Interleave => -(rank as f64),
             };
-            out.push(Merged { list: l, hit: *h, rank, score });
+            out.push(Merged { list: l, hit: *h, rank, score: score * weight });
         }
     }
     let tops: Vec<f32> = lists.iter().map(|l| l.hits.first().map_or(0.0, |h| h.score)).collect();
@@ -146,6 +164,7 @@ mod tests {
             hits: scores.iter().enumerate().map(|(i, &s)| Scored { chunk: i as u32, score: s }).collect(),
             attainable_present: att,
             attainable_all: att,
+            about: 0.5,
         }
     }
 
@@ -153,14 +172,20 @@ mod tests {
     fn methods_order_as_documented() {
         // Instance 0 scores high in raw terms but covers little of its attainable maximum.
         let lists = [list(&[20.0, 18.0], 100.0), list(&[9.0, 3.0], 10.0)];
-        let first = |m| merge(&lists, m)[0].list;
+        let first = |m| merge(&lists, m, 0.0)[0].list;
         assert_eq!(first(Method::Raw), 0);
         assert_eq!(first(Method::Attainable), 1);
-        let rrf = merge(&lists, Method::Rrf);
+        let rrf = merge(&lists, Method::Rrf, 0.0);
         assert_eq!((rrf[0].list, rrf[1].list, rrf[0].rank, rrf[1].rank), (0, 1, 1, 1));
-        let il = merge(&lists, Method::Interleave);
+        let il = merge(&lists, Method::Interleave, 0.0);
         assert_eq!(il.iter().map(|m| m.list).collect::<Vec<_>>(), vec![0, 1, 0, 1]);
-        assert_eq!(merge(&lists, Method::Top)[0].score, 1.0);
-        assert_eq!(merge(&[], Method::ZScore), vec![]);
+        assert_eq!(merge(&lists, Method::Top, 0.0)[0].score, 1.0);
+        assert_eq!(merge(&[], Method::ZScore, 0.0), vec![]);
+        // The query is mostly about instance 0: with λ = 1 its list wins despite a lower ratio.
+        let mut about = [list(&[6.0], 10.0), list(&[9.0], 10.0)];
+        (about[0].about, about[1].about) = (0.8, 0.2);
+        assert_eq!(merge(&about, Method::Attainable, 0.0)[0].list, 1);
+        let m = merge(&about, Method::Attainable, 1.0);
+        assert_eq!((m[0].list, m[0].score), (0, 0.6 * 1.6));
     }
 }

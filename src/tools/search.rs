@@ -99,6 +99,30 @@ fn ln(x: f64) -> f64 {
     2.0 * sum + e as f64 * std::f64::consts::LN_2
 }
 
+/// [`List::about`](merge::List::about) of each instance from its terms' document shares.
+fn about_shares(shares: &[Vec<(String, f64)>]) -> Vec<f64> {
+    let mut about = vec![0.0; shares.len()];
+    // The distinct terms some instance has, in first-seen order (deterministic).
+    let mut terms: Vec<&str> = Vec::new();
+    for s in shares {
+        for (t, _) in s {
+            if !terms.contains(&t.as_str()) {
+                terms.push(t);
+            }
+        }
+    }
+    for t in &terms {
+        let of = |s: &Vec<(String, f64)>| s.iter().find(|(u, _)| u == t).map_or(0.0, |x| x.1);
+        let total: f64 = shares.iter().map(of).sum();
+        if total > 0.0 {
+            for (l, s) in shares.iter().enumerate() {
+                about[l] += of(s) / total / terms.len() as f64;
+            }
+        }
+    }
+    about
+}
+
 /// Run `search` with the default merge.
 pub fn run(engine: &Engine, a: &Args) -> Result<Output> {
     run_with(engine, a, Options::DEFAULT)
@@ -112,27 +136,37 @@ pub fn run_with(engine: &Engine, a: &Args, opts: Options) -> Result<Output> {
     let names = super::instances(engine, a.instance.as_deref())?;
     let mut lists = Vec::new();
     let mut all_terms = Vec::new();
+    // Per instance, per term of the query: the term's document share (df ÷ chunks), 0 if absent.
+    let mut shares: Vec<Vec<(String, f64)>> = Vec::new();
     for name in &names {
         let index = engine.index(name)?;
-        let terms = bm25search::query_terms(index, &a.query);
+        let weighted = bm25search::weighted_terms(index, &a.query, opts.ranking);
         let meta = index.meta();
         let k1 = meta.bm25.k1 as f64 + 1.0;
         let max_idf = ln(1.0 + (meta.chunks as f64 - 0.5) / 1.5);
         let (mut present, mut all) = (0.0f64, 0.0f64);
-        for t in &terms {
+        let mut share = Vec::with_capacity(weighted.len());
+        for (t, w) in &weighted {
+            let w = *w as f64;
             match index.term(t)? {
                 Some(info) => {
-                    present += info.idf as f64 * k1;
-                    all += info.idf as f64 * k1;
+                    present += w * info.idf as f64 * k1;
+                    all += w * info.idf as f64 * k1;
+                    share.push((t.clone(), info.df as f64 / (meta.chunks as f64).max(1.0)));
                 }
-                None => all += max_idf * k1,
+                None => all += w * max_idf * k1,
             }
         }
-        let hits = bm25search::top_k(index, &terms, DEPTH)?;
-        lists.push(List { hits, attainable_present: present as f32, attainable_all: all as f32 });
+        shares.push(share);
+        let hits = bm25search::rank(index, &weighted, DEPTH, opts.ranking)?;
+        let terms: Vec<String> = weighted.into_iter().map(|(t, _)| t).collect();
+        lists.push(List { hits, attainable_present: present as f32, attainable_all: all as f32, about: 0.0 });
         all_terms.push(terms);
     }
-    let merged = merge::merge(&lists, opts.method);
+    for (l, about) in about_shares(&shares).into_iter().enumerate() {
+        lists[l].about = about;
+    }
+    let merged = merge::merge(&lists, opts.method, opts.about);
     let mut budget = Budget::default();
     let mut results = Vec::new();
     // Linear sets: at most k + DEPTH entries, and no hashing code in the wasm.
@@ -190,5 +224,15 @@ mod tests {
             assert!((ln(x) - x.ln()).abs() < 1e-12, "{x}");
         }
         assert_eq!(ln(-1.0), 0.0);
+    }
+
+    #[test]
+    fn about_shares_sum_to_one_over_known_terms() {
+        let s = |v: &[(&str, f64)]| v.iter().map(|(t, x)| (t.to_string(), *x)).collect::<Vec<_>>();
+        // "python" is common in instance 0 and rare in 1; "cell" only in 1; "zzz" nowhere.
+        let shares = [s(&[("python", 0.3)]), s(&[("python", 0.1), ("cell", 0.2)])];
+        let a = about_shares(&shares);
+        assert!((a[0] - 0.75 / 2.0).abs() < 1e-12 && (a[1] - (0.25 + 1.0) / 2.0).abs() < 1e-12, "{a:?}");
+        assert_eq!(about_shares(&[s(&[]), s(&[])]), vec![0.0, 0.0]);
     }
 }

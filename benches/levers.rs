@@ -1,0 +1,143 @@
+//! Retrieval levers bench: what the pull `search` tool and the gate's per-instance ranking find,
+//! on the devset (tuning) and on benches/data/heldout (reporting only).
+//!
+//! Figures per set: gold in the `search` tool's top 5 over all four default instances (questions,
+//! sentences), and gold in the right instance's top 4 as the gate ranks it
+//! (`groundgate::search::rank`). `GG_INDEXES` picks the index directory (default `indexes/`);
+//! `GG_DUMP=FILE` writes every miss with the gold's rank in the right instance and the top hits.
+//! Run: `GG_DATA=../shared/data cargo bench --bench levers`.
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+use groundgate::eval::gold::{Label, parse_labels};
+use groundgate::search::Ranking;
+use groundgate::tools::merge::Options;
+use groundgate::tools::search;
+use groundgate::{Engine, InstanceOptions};
+
+const SETS: [&str; 3] = ["questions_ko", "questions_en", "sentences_ko"];
+
+fn pct((a, n): (usize, usize)) -> String {
+    if n == 0 { "—".into() } else { format!("{:5.1}% ({a}/{n})", 100.0 * a as f64 / n as f64) }
+}
+
+fn main() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let data = std::env::var_os("GG_DATA").map(PathBuf::from).unwrap_or_else(|| root.join("../shared/data"));
+    let dir = std::env::var_os("GG_INDEXES").map(PathBuf::from).unwrap_or_else(|| root.join("indexes"));
+    let mut e = Engine::new(Default::default()).expect("engine");
+    for name in ["rnd", "constitution", "lohelp", "pyfaq"] {
+        let p = dir.join(format!("{name}.ggi"));
+        let bytes = std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e} (run ./build.sh)", p.display()));
+        e.add_instance(name, bytes, InstanceOptions::default()).expect("instance");
+    }
+    let holder = |src: &str| -> Option<String> {
+        e.instance_names().into_iter().find(|n| {
+            let ix = e.index(n).expect("index");
+            (0..ix.source_count()).any(|s| ix.source(s).map(|x| x.id == src).unwrap_or(false))
+        })
+    };
+    // GG_BM25=1: plain BM25 per instance (no collapse), the round-1 ranking.
+    let ranking = if std::env::var_os("GG_BM25").is_some() { Ranking::BM25 } else { Ranking::DEFAULT };
+    let mut ranking = ranking;
+    // GG_JOIN=w: the weight of join-only bigrams in queries (tuning on the devset).
+    if let Some(v) = std::env::var_os("GG_JOIN") {
+        ranking.join_weight = v.to_string_lossy().parse().expect("GG_JOIN: a number");
+    }
+    let mut opts = Options { ranking, ..Options::DEFAULT };
+    // GG_ABOUT=λ: weight of the instance's share of the query in the merge (tuning on the devset).
+    if let Some(v) = std::env::var_os("GG_ABOUT") {
+        opts.about = v.to_string_lossy().parse().expect("GG_ABOUT: a number");
+    }
+    let mut dump = String::new();
+    // Per set and instance: (all-4 top 5 hits, right top 4 hits, prompts), questions and sentences apart.
+    let mut per: std::collections::BTreeMap<(String, String), [usize; 3]> = Default::default();
+    let mut sets = vec![("devset", data.join("devset"))];
+    // GG_DEVONLY=1 while tuning: the held-out set is measured once per kept change.
+    if std::env::var_os("GG_DEVONLY").is_none() {
+        sets.push(("heldout", root.join("benches/data/heldout")));
+    }
+    for (set, dir) in sets {
+        println!("{set}:");
+        let (mut q5, mut q4) = ((0, 0), (0, 0));
+        for f in SETS {
+            let text = std::fs::read_to_string(dir.join(format!("{f}.jsonl"))).expect("label file");
+            let labels: Vec<Label> =
+                parse_labels(f, &text).expect("labels").into_iter().filter(|l| !l.gold.is_empty()).collect();
+            let (mut all5, mut right4) = ((0, 0), (0, 0));
+            for l in &labels {
+                let a = search::Args { query: l.prompt.clone(), k: Some(5), ..Default::default() };
+                let out = search::run_with(&e, &a, opts).expect("search");
+                let hit5 = l.hit(out.results.iter().map(|r| &r.cite));
+                all5 = (all5.0 + hit5 as usize, all5.1 + 1);
+                let inst = l.instance_in(|s| holder(s)).expect("instance");
+                let ix = e.index(&inst).expect("index");
+                let ranked = groundgate::search::rank(
+                    ix,
+                    &groundgate::search::weighted_terms(ix, &l.prompt, ranking),
+                    60,
+                    ranking,
+                )
+                .expect("ranked");
+                let cites: Vec<_> =
+                    ranked.iter().map(|s| groundgate::search::hit(ix, 0, *s).expect("hit").cite).collect();
+                let rank = cites.iter().position(|c| l.gold.iter().any(|g| g.matches(c)));
+                let hit4 = rank.is_some_and(|r| r < 4);
+                right4 = (right4.0 + hit4 as usize, right4.1 + 1);
+                let key = if f == "sentences_ko" { format!("{inst}/sent") } else { inst.clone() };
+                let c = per.entry((set.to_string(), key)).or_default();
+                c[0] += hit5 as usize;
+                c[1] += hit4 as usize;
+                c[2] += 1;
+                if !hit5 || !hit4 {
+                    let _ = writeln!(
+                        dump,
+                        "{set} {} [{}] all5={hit5} right-rank={} {:?}\n  gold {:?}",
+                        l.id,
+                        inst,
+                        rank.map_or("-".into(), |r| (r + 1).to_string()),
+                        l.prompt,
+                        l.gold
+                            .iter()
+                            .map(|g| (&g.source, &g.pages, &g.articles, &g.section))
+                            .collect::<Vec<_>>()
+                    );
+                    for r in out.results.iter().take(3) {
+                        let t: String = r.text.chars().take(60).collect();
+                        let _ = writeln!(
+                            dump,
+                            "  top5 {} {} p{:?} a{:?} h{:?} | {}",
+                            r.instance,
+                            r.cite.source,
+                            r.cite.page,
+                            r.cite.article,
+                            r.cite.heading,
+                            t.replace('\n', " ")
+                        );
+                    }
+                    for c in cites.iter().take(3) {
+                        let _ = writeln!(
+                            dump,
+                            "  right {} p{:?} a{:?} h{:?}",
+                            c.source, c.page, c.article, c.heading
+                        );
+                    }
+                }
+            }
+            println!("  {f:<13} all-4 top 5 {}   right instance top 4 {}", pct(all5), pct(right4));
+            if f != "sentences_ko" {
+                q5 = (q5.0 + all5.0, q5.1 + all5.1);
+                q4 = (q4.0 + right4.0, q4.1 + right4.1);
+            }
+        }
+        println!("  {:<13} all-4 top 5 {}   right instance top 4 {}", "questions", pct(q5), pct(q4));
+    }
+    println!("per instance (set instance all5 right4 n):");
+    for ((set, inst), c) in &per {
+        println!("  {set} {inst:<18} {:>3} {:>3} {:>3}", c[0], c[1], c[2]);
+    }
+    if let Some(p) = std::env::var_os("GG_DUMP") {
+        std::fs::write(p, dump).expect("dump");
+    }
+}
