@@ -515,7 +515,11 @@ impl Engine {
         let extra = if opts.session.is_some() { 16 } else { 0 };
         let rerank = opts.rerank.as_ref().filter(|r| r.is_active());
         let pool = rerank.map_or(0, |r| r.pool());
-        let scored = search::top_k(&inst.index, &terms, (cfg.top_k + extra).max(pool))?;
+        // The instance's ranking (one chunk per location, join-only bigrams discounted: the
+        // `search` tool's, docs/tools-bench.md).
+        let weighted = search::weighted_terms(&inst.index, query, search::Ranking::DEFAULT);
+        let scored =
+            search::rank(&inst.index, &weighted, (cfg.top_k + extra).max(pool), search::Ranking::DEFAULT)?;
         // The judges see the top k as found; the evidence skips chunks this session has seen.
         let top: Vec<Scored> = scored.iter().take(cfg.top_k).copied().collect();
         // With a rerank, each candidate's explanation line (shown in the detailed format).

@@ -76,9 +76,10 @@ pub fn collect(instances: &[(String, Vec<u8>)], config: &Config, labels: &[Label
             injected_chars = forced.log.injected_chars;
             // The ceiling: the right instance's top k for the prompt, as the gate searches it.
             let index = engine.index(names[i])?;
-            let terms = crate::search::query_terms(index, &label.prompt);
+            let ranking = crate::search::Ranking::DEFAULT;
+            let terms = crate::search::weighted_terms(index, &label.prompt, ranking);
             let mut cites = Vec::new();
-            for s in crate::search::top_k(index, &terms, config.top_k)? {
+            for s in crate::search::rank(index, &terms, config.top_k, ranking)? {
                 cites.push(crate::search::hit(index, 0, s)?.cite);
             }
             gold_in_top = label.hit(cites.iter());

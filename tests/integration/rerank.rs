@@ -141,14 +141,19 @@ fn ask_reorders_evidence_and_refuses_bad_references() {
     let prompt = "#excerpts 기술료 납부 기한은 언제까지인가요?";
     let plain = e.ask(prompt, &AskOptions::default()).expect("ask");
     assert!(!plain.evidence.is_empty());
-    // The host ranks chunk 3 first: it is injected first (it was 4th by BM25).
+    // The host ranks the engine's last candidate of the top 4 first: it is injected first.
     let index = Index::open(excerpt_index()).expect("open");
-    let host = ChunkRef::of("excerpts", 3, &index.chunk(3).unwrap().text);
+    let ranking = groundgate::search::Ranking::DEFAULT;
+    let terms = groundgate::search::weighted_terms(&index, "기술료 납부 기한은 언제까지인가요?", ranking);
+    let ours = groundgate::search::rank(&index, &terms, 4, ranking).expect("rank");
+    let last = ours.last().expect("candidates").chunk;
+    assert_ne!(last, ours[0].chunk, "the host's pick is not ours already");
+    let host = ChunkRef::of("excerpts", last, &index.chunk(last).unwrap().text);
     let r = RerankOptions { ranking: vec![host.clone()], k: Some(1), ..Default::default() };
     let fused = e.ask(prompt, &AskOptions { rerank: Some(r), ..Default::default() }).expect("ask");
     assert_eq!(fused.route, plain.route, "the judges see the BM25 top k either way");
     assert_eq!(fused.log.instances[0].scores, plain.log.instances[0].scores);
-    assert_eq!(fused.evidence[0].text, index.chunk(3).unwrap().text.trim());
+    assert_eq!(fused.evidence[0].text, index.chunk(last).unwrap().text.trim());
     // Options cross JSON as hosts send them.
     let opts: AskOptions = serde_json::from_str(&format!(
         r#"{{"rerank": {{"ranking": ["{host}"], "weights": {{"diversity": 1}}, "today": "2026-11"}}}}"#
