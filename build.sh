@@ -412,8 +412,9 @@ usage: ./build.sh [command]
   test     every test: fmt, clippy (native + wasm32), unit, integration, CLI contract, Node,
            Chromium (www/), wasmtime (pkg/abi)
   bench    retrieval quality vs the Hangul-bigram baseline, index size, the ask pipeline's
-           evidence / gold / leak rates, the router, the rerank orderings, and the peer bench (wasm vs MiniSearch,
-           Orama, Lunr, Pagefind) (needs ../shared/data)
+           evidence / gold / leak rates, the router, the hot path, the rerank orderings (BM25,
+           composite, RRF), and the peer bench (wasm vs MiniSearch, Orama, Lunr, Pagefind)
+           (needs ../shared/data)
   charts   the four SVG charts of docs/gate-bench.md for the default indexes → docs/charts/ (the
            trade-off, the budget curve, the audit, the funnel; needs ../shared/data)
   fuzz [S] cargo-fuzz the index decoder + search for S seconds (default 600; needs nightly)
