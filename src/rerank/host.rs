@@ -67,7 +67,7 @@ pub struct CriteriaArgs {
 }
 
 /// One document of a prompt.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Doc {
     /// Its id in the prompt (1-based).
     pub id: u32,
@@ -85,7 +85,7 @@ pub struct Doc {
 
 /// A REBEL prompt and what its reply is checked against. The host keeps it and hands it back to
 /// [`apply`] with the reply.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct RebelPrompt {
     /// The query.
     pub query: String,
@@ -99,12 +99,43 @@ pub struct RebelPrompt {
     pub prompt: String,
 }
 
+impl RebelPrompt {
+    /// What [`apply`] needs of it.
+    pub fn key(&self) -> PromptKey {
+        PromptKey {
+            criteria: self.criteria.clone(),
+            docs: self.docs.iter().map(|d| DocKey { id: d.id, reference: d.reference.clone() }).collect(),
+        }
+    }
+}
+
+/// What [`apply`] reads of a prompt object handed back: the criteria and each document's id and
+/// reference. Citations and texts are read from the index again (a host cannot alter them; other
+/// fields of the object are ignored).
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct PromptKey {
+    /// The prompt's criteria.
+    pub criteria: Vec<Criterion>,
+    /// Its documents, in the prompt's order.
+    pub docs: Vec<DocKey>,
+}
+
+/// A document of a prompt handed back: its id and reference.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct DocKey {
+    /// Its id in the prompt (1-based).
+    pub id: u32,
+    /// Its chunk reference.
+    #[serde(rename = "ref")]
+    pub reference: ChunkRef,
+}
+
 /// One document in the reply's order.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct RerankedDoc {
     /// New 1-based rank.
     pub rank: u32,
-    /// The document as it was in the prompt (id, reference, citation, text: untouched).
+    /// The document: id, reference, and its citation and text as the index holds them.
     #[serde(flatten)]
     pub doc: Doc,
     /// The model's relevance score, 0–10.
@@ -189,7 +220,7 @@ pub fn criteria_prompt(a: &CriteriaArgs) -> Result<String> {
 /// reply's composite order. A defective reply, a prompt whose documents no longer match the
 /// engine's indexes (a stale reference, an unloaded instance) or a tampered prompt (ids out of
 /// order, bad criteria) is an `invalid_argument` error.
-pub fn apply(engine: &Engine, p: &RebelPrompt, reply: &str) -> Result<Reranked> {
+pub fn apply(engine: &Engine, p: &PromptKey, reply: &str) -> Result<Reranked> {
     if p.docs.is_empty() || p.docs.len() > MAX_DOCS {
         return Err(Error::invalid(
             "prompt",
@@ -197,6 +228,7 @@ pub fn apply(engine: &Engine, p: &RebelPrompt, reply: &str) -> Result<Reranked> 
         ));
     }
     rebel::check_criteria(&p.criteria).map_err(|e| Error::invalid("prompt", e.to_string()))?;
+    let mut docs = Vec::with_capacity(p.docs.len());
     for (i, d) in p.docs.iter().enumerate() {
         if d.id as usize != i + 1 {
             return Err(Error::invalid(
@@ -204,21 +236,24 @@ pub fn apply(engine: &Engine, p: &RebelPrompt, reply: &str) -> Result<Reranked> 
                 format!("document {} has id {}; ids run 1…n in order", i + 1, d.id),
             ));
         }
-        if d.instance != d.reference.instance {
-            return Err(Error::invalid(
-                "prompt",
-                format!("document {}: instance {} but ref {}", d.id, d.instance, d.reference),
-            ));
-        }
-        let index = engine.index(&d.reference.instance).map_err(|_| {
-            Error::invalid("prompt", format!("{}: no instance {:?} is loaded", d.reference, d.instance))
-        })?;
-        d.reference.verify(index)?;
+        let r = &d.reference;
+        let index = engine
+            .index(&r.instance)
+            .map_err(|_| Error::invalid("prompt", format!("{r}: no instance {:?} is loaded", r.instance)))?;
+        let chunk = r.verify(index)?;
+        let cite = Citation::new(index.source(chunk.source)?, chunk.location);
+        docs.push(Doc {
+            id: d.id,
+            reference: r.clone(),
+            instance: r.instance.clone(),
+            cite,
+            text: chunk.text,
+        });
     }
     let ranking = rebel::parse_reply(reply, p.docs.len(), &p.criteria)?;
     let mut items = Vec::with_capacity(ranking.items.len());
     for (rank, s) in ranking.items.into_iter().enumerate() {
-        let Some(doc) = p.docs.get(s.id as usize - 1) else {
+        let Some(doc) = docs.get(s.id as usize - 1) else {
             return Err(Error::invalid("reply", format!("[{}] is not a document of the prompt", s.id)));
         };
         let scores = p.criteria.iter().zip(&s.criteria).map(|(c, v)| (c.name.clone(), *v)).collect();
@@ -246,7 +281,7 @@ pub fn criteria_prompt_json(args: &str) -> Result<String> {
 
 /// [`apply`] with the prompt as JSON text (what [`prompt_json`] gave); the [`Reranked`] as JSON.
 pub fn apply_json(engine: &Engine, prompt: &str, reply: &str) -> Result<String> {
-    let p: RebelPrompt = serde_json::from_str(prompt).map_err(|e| {
+    let p: PromptKey = serde_json::from_str(prompt).map_err(|e| {
         Error::invalid("prompt", format!("not a prompt object from rebelPrompt: {}", strip_position(&e)))
     })?;
     to_json(&apply(engine, &p, reply)?)
@@ -338,7 +373,7 @@ mod tests {
         for (d, r) in p.docs.iter().zip(s["results"].as_array().unwrap()) {
             assert_eq!(d.reference.to_string(), r["ref"].as_str().unwrap());
         }
-        let out = apply(&e, &p, &reverse_reply(&p)).unwrap();
+        let out = apply(&e, &p.key(), &reverse_reply(&p)).unwrap();
         assert_eq!(out.items.iter().map(|d| d.doc.id).collect::<Vec<_>>(), [3, 2, 1]);
         assert_eq!(out.ranking, [2, 1, 0].map(|i| p.docs[i].reference.clone()));
         assert_eq!(out.items[0].doc, p.docs[2], "citation and text untouched");
@@ -372,7 +407,7 @@ mod tests {
             ["deadline", "legal_basis"]
         );
         assert!(p.prompt.contains("[id] relevance=R deadline=S legal_basis=S"));
-        let out = apply(&e, &p, &reverse_reply(&p)).unwrap();
+        let out = apply(&e, &p.key(), &reverse_reply(&p)).unwrap();
         assert_eq!(out.items.len(), p.docs.len());
         assert_eq!(out.items[0].scores.keys().collect::<Vec<_>>(), ["deadline", "legal_basis"]);
     }
@@ -411,23 +446,22 @@ mod tests {
                 "partial",
             ),
         ] {
-            let err = apply(&e, &p, reply).unwrap_err();
+            let err = apply(&e, &p.key(), reply).unwrap_err();
             assert_eq!(err.code(), "invalid_argument");
             assert!(err.to_string().contains(kind), "{err}");
         }
         // Tampered or stale prompts.
         let good = reverse_reply(&p);
-        let mut stale = p.clone();
+        let mut stale = p.key();
         stale.docs[0].reference.check ^= 1;
         assert!(apply(&e, &stale, &good).unwrap_err().to_string().contains("stale"));
-        let mut ids = p.clone();
+        let mut ids = p.key();
         ids.docs.swap(0, 1);
         assert!(apply(&e, &ids, &good).unwrap_err().to_string().contains("ids run"));
-        let mut gone = p.clone();
-        gone.docs[0].instance = "y".into();
+        let mut gone = p.key();
         gone.docs[0].reference.instance = "y".into();
         assert!(apply(&e, &gone, &good).unwrap_err().to_string().contains("no instance"));
-        let mut empty = p.clone();
+        let mut empty = p.key();
         empty.docs.clear();
         assert_eq!(apply(&e, &empty, "").unwrap_err().code(), "invalid_argument");
         for bad in ["", "{}", "[1]", r#"{"query": 1}"#] {
