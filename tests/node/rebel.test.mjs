@@ -68,6 +68,21 @@ test('recorded replies: applied by the composite groundgate computes; malformed 
   }
 });
 
+test('the same prompt and reranking natively: groundgate rebel --json', () => {
+  const e = engine();
+  const native = (extra) => JSON.parse(execFileSync(cli, ['rebel', '--index', fixture, '--json', '--k', '4', ...extra, '--', query]).toString());
+  const w = ['--weights', JSON.stringify(weights)];
+  const p = e.rebelPrompt({ query, k: 4, lang: 'ko', weights });
+  assert.deepEqual(native(w), p);
+  const file = path.join(root, 'tests/data/rebel/reply_2_one_turn_ko_order.txt');
+  assert.deepEqual(native([...w, '--reply', file]), e.rerankWith(p, reply('reply_2_one_turn_ko_order.txt')));
+  const turn1 = path.join(root, 'tests/data/rebel/reply_3_two_turn_1.txt');
+  const p2 = e.rebelPrompt({ query, k: 4, lang: 'ko', criteria_reply: reply('reply_3_two_turn_1.txt') });
+  assert.deepEqual(native(['--criteria', turn1]), p2);
+  const turn2 = path.join(root, 'tests/data/rebel/reply_4_two_turn_2.txt');
+  assert.deepEqual(native(['--criteria', turn1, '--reply', turn2]), e.rerankWith(p2, reply('reply_4_two_turn_2.txt')));
+});
+
 test('two turns: the criteria prompt, then the rerank prompt from the turn-1 reply', () => {
   const e = engine();
   const t1 = gg.Engine.rebelCriteriaPrompt({ query });

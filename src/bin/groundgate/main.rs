@@ -309,6 +309,11 @@ enum Command {
         /// The model's reply to the rerank prompt: print the reranked hits.
         #[arg(long)]
         reply: Option<PathBuf>,
+        /// JSON as the JS `engine.rebelPrompt` / `rerankWith` give it (byte for byte): documents
+        /// from the `search` tool with their references; with --reply, the reranked documents and
+        /// `ranking` (for ask's `rerank: {ranking, mode: "order"}`).
+        #[arg(long, conflicts_with = "criteria_prompt")]
+        json: bool,
         /// The query.
         #[arg(required = true)]
         query: Vec<String>,
@@ -406,8 +411,8 @@ fn main() -> ExitCode {
         Command::Tools => tools::definitions(),
         Command::Info { index } => info::run(&index),
         Command::Chunks { index } => info::chunks(&index),
-        Command::Rebel { index, k, lang, weights, criteria_prompt, criteria, reply, query } => {
-            rebel::run(rebel::Args { index, k, lang, weights, criteria_prompt, criteria, reply, query })
+        Command::Rebel { index, k, lang, weights, criteria_prompt, criteria, reply, json, query } => {
+            rebel::run(rebel::Args { index, k, lang, weights, criteria_prompt, criteria, reply, json, query })
         }
         Command::Ask { index, session, format, jsonl, timings, config, now, prompt } => ask::run(ask::Args {
             indexes: index,
