@@ -342,6 +342,13 @@ cmd_bench() {
   cargo bench -q --bench route
   say "hot-path bench: a native search phase by phase (release)"
   cargo bench -q --bench hotpath
+  say "rerank bench (release): BM25 vs the REBEL composite vs RRF with a character n-gram ranker"
+  local data="${GG_DATA:-$ROOT/../shared/data}"
+  if [ -d "$data/devset" ]; then
+    GG_DATA="$data" cargo bench -q --bench rerank
+  else
+    echo "(rerank bench skipped: no devset under $data; set GG_DATA)"
+  fi
   pkg
   say "peer bench: groundgate wasm vs MiniSearch, Orama, Lunr, Pagefind (Node; ~5 min)"
   node --expose-gc benches/peers.mjs
@@ -405,8 +412,9 @@ usage: ./build.sh [command]
   test     every test: fmt, clippy (native + wasm32), unit, integration, CLI contract, Node,
            Chromium (www/), wasmtime (pkg/abi)
   bench    retrieval quality vs the Hangul-bigram baseline, index size, the ask pipeline's
-           evidence / gold / leak rates, the router, and the peer bench (wasm vs MiniSearch,
-           Orama, Lunr, Pagefind) (needs ../shared/data)
+           evidence / gold / leak rates, the router, the hot path, the rerank orderings (BM25,
+           composite, RRF), and the peer bench (wasm vs MiniSearch, Orama, Lunr, Pagefind)
+           (needs ../shared/data)
   charts   the four SVG charts of docs/gate-bench.md for the default indexes → docs/charts/ (the
            trade-off, the budget curve, the audit, the funnel; needs ../shared/data)
   fuzz [S] cargo-fuzz the index decoder + search for S seconds (default 600; needs nightly)

@@ -41,8 +41,13 @@ fn hits(
     labels
         .iter()
         .map(|l| {
-            let a =
-                search::Args { query: l.prompt.clone(), instance: instance(l), k: Some(K), detailed: false };
+            let a = search::Args {
+                query: l.prompt.clone(),
+                instance: instance(l),
+                k: Some(K),
+                detailed: false,
+                ..Default::default()
+            };
             let out = search::run_with(e, &a, opts).expect("search");
             l.hit(out.results.iter().map(|r| &r.cite))
         })

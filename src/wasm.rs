@@ -32,9 +32,11 @@ export interface AskOptions {
 }
 /** RRF with the host's ranking (chunk references "instance:chunk:crc32hex"), then the REBEL composite. */
 export interface RerankOptions {
-  weights?: { depth?: number; diversity?: number; clarity?: number; authority?: number; recency?: number };
-  today?: string; ranking?: string[]; k?: number; pool?: number;
+  weights?: RerankWeights; today?: string; ranking?: string[]; k?: number; pool?: number;
+  /** "rrf" (default): fuse `ranking` with BM25's; "order": take it as the order (a REBEL reply's). */
+  mode?: "rrf" | "order";
 }
+export interface RerankWeights { depth?: number; diversity?: number; clarity?: number; authority?: number; recency?: number }
 /** Judges' thresholds (probabilities 0–1; 0 accepts whatever is found, 1 nothing) and extra anchors. */
 export interface InstanceOptions { sufficiency?: number; relevance?: number; anchors?: string[] }
 /** Source, location, reference date and link of a piece of evidence. */
@@ -94,7 +96,11 @@ export interface GroundgateError extends Error {
 #[wasm_bindgen(typescript_custom_section)]
 const TOOL_TYPES: &str = r#"
 /** Pull tools (docs/tools.md). Arguments: */
-export interface SearchArgs { query: string; instance?: string; k?: number; detailed?: boolean }
+export interface SearchArgs {
+  query: string; instance?: string; k?: number; detailed?: boolean;
+  /** A host's ranking to fuse by RRF: chunk references "instance:chunk:crc32", best first. */
+  fuse?: string[]; fuse_k?: number;
+}
 export interface GrepArgs { text: string; instance?: string; limit?: number; detailed?: boolean }
 export interface SourcesArgs { instance?: string }
 export interface ReadArgs {
@@ -104,7 +110,7 @@ export interface ReadArgs {
 export interface LinksArgs { instance: string; source: string }
 /** Results: */
 export interface SearchItem extends Citation {
-  rank: number; instance: string; text: string; chunk?: number; score?: number; bm25?: number; terms?: TermScore[];
+  rank: number; instance: string; text: string; chunk?: number; ref?: string; score?: number; bm25?: number; terms?: TermScore[];
 }
 export interface SearchResult { query: string; instances: string[]; results: SearchItem[]; truncated: boolean }
 export interface GrepMatch extends Citation { instance: string; text: string; start: number; end: number; count: number; chunk?: number }
@@ -127,6 +133,21 @@ export interface ToolDefinition {
   name: ToolName; title: string; description: string; inputSchema: object; outputSchema: object;
   annotations: { readOnlyHint: boolean; idempotentHint: boolean; destructiveHint: boolean; openWorldHint: boolean };
 }
+/** REBEL through the host's model (docs/rerank.md): `rebelPrompt` arguments. */
+export interface RebelPromptArgs {
+  query: string; instance?: string; k?: number; lang?: "ko" | "en"; weights?: RerankWeights;
+  /** The model's reply to `Engine.rebelCriteriaPrompt`: build turn 2 from its criteria. */
+  criteria_reply?: string;
+}
+export interface RebelCriterion { name: string; weight: number; definition: string }
+export interface RebelDoc extends Citation { id: number; ref: string; instance: string; text: string }
+/** Send `prompt` to the model; hand this object and the reply to `rerankWith`. */
+export interface RebelPrompt { query: string; lang: "ko" | "en"; criteria: RebelCriterion[]; docs: RebelDoc[]; prompt: string }
+export interface RerankedDoc extends RebelDoc { rank: number; relevance: number; scores: Record<string, number>; score: number }
+/** `ranking` in the new order: `ask(prompt, {rerank: {ranking, mode: "order"}})` applies it. */
+export interface Reranked { items: RerankedDoc[]; ranking: string[] }
+export interface RrfArgs { lists: string[][]; k?: number }
+export interface FusedRef { ref: string; score: number; ranks: (number | null)[] }
 "#;
 
 fn js_error(e: Error) -> JsValue {
@@ -435,6 +456,69 @@ impl WasmEngine {
     ) -> Result<JsValue, JsValue> {
         self.call_tool("links", args)
     }
+}
+
+/// REBEL through the host's model and RRF of host lists (feature `tools`; docs/rerank.md). The
+/// logic is `rerank::host`; arguments cross as JSON like the tools'.
+#[cfg(feature = "tools")]
+#[wasm_bindgen(js_class = Engine)]
+impl WasmEngine {
+    /// The REBEL rerank prompt over this engine's search results for `args.query` (one turn; with
+    /// `criteria_reply`, turn 2 of the two-turn strategy). Send `.prompt` to the model, then pass
+    /// the returned object and the reply to `rerankWith`.
+    #[wasm_bindgen(js_name = rebelPrompt, unchecked_return_type = "RebelPrompt")]
+    pub fn rebel_prompt(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "RebelPromptArgs")] args: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let json = json_arg(&args, "arguments")?;
+        js_sys::JSON::parse(&crate::rerank::host::prompt_json(&self.engine, &json).map_err(js_error)?)
+    }
+
+    /// Turn 1 of the two-turn strategy: the prompt asking the model for the query's criteria.
+    #[wasm_bindgen(js_name = rebelCriteriaPrompt)]
+    pub fn rebel_criteria_prompt(
+        #[wasm_bindgen(unchecked_param_type = "{ query: string; lang?: \"ko\" | \"en\" }")] args: JsValue,
+    ) -> Result<String, JsValue> {
+        crate::rerank::host::criteria_prompt_json(&json_arg(&args, "arguments")?).map_err(js_error)
+    }
+
+    /// Apply the model's `reply` to `prompt` (what `rebelPrompt` returned): the documents in the
+    /// reply's order with their scores, and `ranking` for `ask`'s `rerank: {ranking, mode:
+    /// "order"}`. A malformed or partial reply throws `invalid_argument` naming the defect.
+    #[wasm_bindgen(js_name = rerankWith, unchecked_return_type = "Reranked")]
+    pub fn rerank_with(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "RebelPrompt")] prompt: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string")] reply: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        if prompt.is_undefined() || prompt.is_null() {
+            return Err(js_error(Error::invalid("prompt", "missing: pass the object rebelPrompt returned")));
+        }
+        let prompt = json_arg(&prompt, "prompt")?;
+        let reply = string_arg(&reply, "reply")?;
+        js_sys::JSON::parse(
+            &crate::rerank::host::apply_json(&self.engine, &prompt, &reply).map_err(js_error)?,
+        )
+    }
+
+    /// Reciprocal rank fusion of ranked lists of chunk references (`{lists, k?}`, k default 60).
+    #[wasm_bindgen(unchecked_return_type = "FusedRef[]")]
+    pub fn rrf(#[wasm_bindgen(unchecked_param_type = "RrfArgs")] args: JsValue) -> Result<JsValue, JsValue> {
+        js_sys::JSON::parse(&crate::rerank::host::rrf_json(&json_arg(&args, "arguments")?).map_err(js_error)?)
+    }
+}
+
+/// A JS arguments value as JSON text (`undefined`/`null`: empty, read as no arguments).
+#[cfg(feature = "tools")]
+fn json_arg(v: &JsValue, what: &'static str) -> Result<String, JsValue> {
+    if v.is_undefined() || v.is_null() {
+        return Ok(String::new());
+    }
+    js_sys::JSON::stringify(v)
+        .ok()
+        .and_then(|s| s.as_string())
+        .ok_or_else(|| js_error(Error::invalid(what, "not a JSON-compatible object")))
 }
 
 #[cfg(feature = "tools")]

@@ -3,7 +3,9 @@
 //!
 //! The pool is one instance's BM25 top [`RerankOptions::pool`]. With a host `ranking`, the pool is
 //! first fused with it by RRF ([`fusion::fuse_instance`]; the host's chunks that BM25 did not find
-//! join the pool). With composite `weights`, the (fused) pool is then re-scored by the composite,
+//! join the pool) — or, with [`Mode::Order`], taken as the order itself: the host's chunks of this
+//! instance first, in its order, then the rest of the pool in BM25 order (how a REBEL reply's
+//! order, [`super::host`], is applied before the budget). With composite `weights`, the (fused) pool is then re-scored by the composite,
 //! whose relevance is the fused score when there was a fusion and the BM25 score otherwise. The
 //! result keeps every chunk's BM25 score, so hits and evidence still report BM25.
 //!
@@ -37,6 +39,21 @@ pub struct RerankOptions {
     pub k: Option<u32>,
     /// Candidate pool per instance (default [`DEFAULT_POOL`], at most [`MAX_POOL`]).
     pub pool: Option<usize>,
+    /// How the host's `ranking` is applied (default [`Mode::Rrf`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mode: Option<Mode>,
+}
+
+/// How a host's ranking is applied.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    /// Fused with BM25's by reciprocal rank.
+    #[default]
+    Rrf,
+    /// Taken as the order: the host's chunks first, in its order, then the rest of the pool in
+    /// BM25 order (e.g. a REBEL reply's order; no composite on top).
+    Order,
 }
 
 impl RerankOptions {
@@ -65,6 +82,12 @@ impl RerankOptions {
         if let Some(w) = &self.weights {
             w.check()?;
         }
+        if self.mode == Some(Mode::Order) && self.weights.is_some() {
+            return Err(Error::invalid(
+                "rerank.mode",
+                "\"order\" takes the host's ranking as the final order; leave out weights",
+            ));
+        }
         Ok(())
     }
 }
@@ -80,6 +103,8 @@ pub struct Ranked {
     pub fused: Option<(f64, [Option<u32>; 2])>,
     /// Its composite, when there were weights.
     pub composite: Option<composite::Composite>,
+    /// Its ranks (BM25, host) when the host's ranking was taken as the order ([`Mode::Order`]).
+    pub order: Option<[Option<u32>; 2]>,
 }
 
 impl Ranked {
@@ -87,8 +112,11 @@ impl Ranked {
     /// `rerank: rrf 0.0325 (bm25 #2, host #1) · composite 14.2 = relevance 10 + 1·diversity 4.2`.
     pub fn line(&self, weights: &Weights) -> String {
         let mut parts: Vec<String> = Vec::new();
+        let rank = |r: Option<u32>| r.map_or_else(|| "–".to_string(), |r| format!("#{r}"));
+        if let Some([a, b]) = self.order {
+            parts.push(format!("host order (bm25 {}, host {})", rank(a), rank(b)));
+        }
         if let Some((score, [a, b])) = self.fused {
-            let rank = |r: Option<u32>| r.map_or_else(|| "–".to_string(), |r| format!("#{r}"));
             parts.push(format!("rrf {score} (bm25 {}, host {})", rank(a), rank(b)));
         }
         if let Some(c) = &self.composite {
@@ -131,8 +159,13 @@ pub fn reorder_explained<D: AsRef<[u8]> + Clone>(
     opts: &RerankOptions,
 ) -> Result<Vec<Ranked>> {
     opts.check()?;
-    let mut list: Vec<Ranked> =
-        pool.iter().map(|s| Ranked { chunk: s.chunk, bm25: s.score, fused: None, composite: None }).collect();
+    let mut list: Vec<Ranked> = pool
+        .iter()
+        .map(|s| Ranked { chunk: s.chunk, bm25: s.score, fused: None, composite: None, order: None })
+        .collect();
+    if !opts.ranking.is_empty() && opts.mode == Some(Mode::Order) {
+        return host_order(index, instance, terms, pool, &opts.ranking);
+    }
     if !opts.ranking.is_empty() {
         let fused = fusion::fuse_instance(index, instance, pool, &opts.ranking, opts.k.unwrap_or(DEFAULT_K))?;
         let extra: Vec<u32> =
@@ -148,10 +181,10 @@ pub fn reorder_explained<D: AsRef<[u8]> + Clone>(
                     None => extra
                         .iter()
                         .position(|c| *c == chunk)
-                        .map_or(0.0, |i| explained[i].iter().map(|t| t.score).sum::<f64>() as f32),
+                        .map_or(0.0, |i| explained[i].iter().fold(0.0f64, |a, t| a + t.score) as f32),
                 };
                 let ranks = [f.ranks.first().copied().flatten(), f.ranks.get(1).copied().flatten()];
-                Ranked { chunk, bm25, fused: Some((f.score, ranks)), composite: None }
+                Ranked { chunk, bm25, fused: Some((f.score, ranks)), composite: None, order: None }
             })
             .collect();
     }
@@ -172,6 +205,52 @@ pub fn reorder_explained<D: AsRef<[u8]> + Clone>(
         list = out;
     }
     Ok(list)
+}
+
+/// [`Mode::Order`]: the host's chunks of `instance` (verified) in the host's order, then the rest
+/// of `pool` in BM25 order. A host's rank counts its whole list.
+fn host_order<D: AsRef<[u8]> + Clone>(
+    index: &Index<D>,
+    instance: &str,
+    terms: &[String],
+    pool: &[Scored],
+    ranking: &[ChunkRef],
+) -> Result<Vec<Ranked>> {
+    let bm25_rank = |chunk: u32| pool.iter().position(|p| p.chunk == chunk).map(|i| i as u32 + 1);
+    let mut out: Vec<Ranked> = Vec::new();
+    let mut extra: Vec<u32> = Vec::new();
+    for (i, r) in ranking.iter().enumerate() {
+        if r.instance != instance {
+            continue;
+        }
+        r.verify(index)?;
+        if out.iter().any(|x| x.chunk == r.chunk) {
+            return Err(Error::invalid("ranking", format!("{r} appears twice in the supplied list")));
+        }
+        let bm25 = match bm25_rank(r.chunk) {
+            Some(at) => pool[at as usize - 1].score,
+            None => {
+                extra.push(r.chunk);
+                0.0
+            }
+        };
+        let order = Some([bm25_rank(r.chunk), Some(i as u32 + 1)]);
+        out.push(Ranked { chunk: r.chunk, bm25, fused: None, composite: None, order });
+    }
+    // Chunks only the host found: their BM25 score, computed.
+    let explained = search::explain(index, terms, &extra)?;
+    for (c, e) in extra.iter().zip(&explained) {
+        if let Some(x) = out.iter_mut().find(|x| x.chunk == *c) {
+            x.bm25 = e.iter().fold(0.0f64, |a, t| a + t.score) as f32;
+        }
+    }
+    for (i, p) in pool.iter().enumerate() {
+        if !out.iter().any(|x| x.chunk == p.chunk) {
+            let order = Some([Some(i as u32 + 1), None]);
+            out.push(Ranked { chunk: p.chunk, bm25: p.score, fused: None, composite: None, order });
+        }
+    }
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -198,7 +277,7 @@ mod tests {
         let host = RerankOptions { ranking: vec![ChunkRef::of("t", 3, texts[3])], ..Default::default() };
         let got = reorder(&idx, "t", &terms, &pool, &host).unwrap();
         assert_eq!(got.iter().map(|s| s.chunk).collect::<Vec<_>>(), [0, 3, 1, 2]);
-        assert_eq!(got[1].score, 0.0);
+        assert!(got[1].score == 0.0 && got[1].score.is_sign_positive(), "{}", got[1].score);
         assert_eq!(got[0].score, pool[0].score);
         // Diversity moves the duplicate (chunk 1) below chunk 2.
         let w = Weights { depth: 0.0, diversity: 2.0, clarity: 0.0, authority: 0.0, recency: 0.0 };
@@ -213,9 +292,30 @@ mod tests {
         assert!(line.starts_with("rerank: rrf 0.016393 (bm25 #1, host –) · composite "), "{line}");
         assert!(line.contains(" + 2·diversity 5") && !line.contains("depth"), "{line}");
         assert_eq!(ex.iter().find(|r| r.chunk == 3).unwrap().fused.unwrap().1, [None, Some(1)]);
+        // The host's order taken as it is (a REBEL reply): chunk 3, then 2, then the rest in BM25
+        // order; the explanation names both ranks.
+        let order = RerankOptions {
+            ranking: vec![ChunkRef::of("t", 3, texts[3]), ChunkRef::of("t", 2, texts[2])],
+            mode: Some(Mode::Order),
+            ..Default::default()
+        };
+        let ex = reorder_explained(&idx, "t", &terms, &pool, &order).unwrap();
+        assert_eq!(ex.iter().map(|r| r.chunk).collect::<Vec<_>>(), [3, 2, 0, 1]);
+        assert_eq!(ex[1].bm25, pool[2].score);
+        assert!(ex[0].bm25 == 0.0 && ex[0].bm25.is_sign_positive());
+        assert_eq!(ex[1].line(&w), "rerank: host order (bm25 #3, host #2)");
+        assert_eq!(ex[2].line(&w), "rerank: host order (bm25 #1, host –)");
+        let twice = RerankOptions {
+            ranking: vec![ChunkRef::of("t", 2, texts[2]), ChunkRef::of("t", 2, texts[2])],
+            ..order.clone()
+        };
+        let stale = RerankOptions { ranking: vec![ChunkRef::of("t", 2, "old")], ..order.clone() };
         for bad in [
             RerankOptions { pool: Some(0), ..Default::default() },
             RerankOptions { pool: Some(999), ..Default::default() },
+            RerankOptions { weights: Some(w), ..order.clone() },
+            twice,
+            stale,
         ] {
             assert_eq!(reorder(&idx, "t", &terms, &pool, &bad).unwrap_err().code(), "invalid_argument");
         }

@@ -11,6 +11,8 @@
 //! * [`apply`] — [`RerankOptions`] (an `ask` option) and [`reorder`]: RRF, then the composite,
 //!   over one instance's candidate pool before the budget.
 //! * [`overlap`] — character shingles: near-duplicate tests and the share of repeated text.
+//! * [`host`] (feature `tools`) — REBEL over an engine's search results for a host's model: the
+//!   prompt with its documents' references, the reply applied; RRF of host lists (JSON faces).
 //!
 //! Everything here is plain, deterministic Rust: the same inputs give the same order natively and
 //! in wasm.
@@ -18,9 +20,11 @@
 pub mod apply;
 pub mod composite;
 pub mod fusion;
+#[cfg(feature = "tools")]
+pub mod host;
 pub mod overlap;
 pub mod rebel;
 
-pub use apply::{Ranked, RerankOptions, reorder, reorder_explained};
+pub use apply::{Mode, Ranked, RerankOptions, reorder, reorder_explained};
 pub use composite::{Composite, CompositeOptions, Properties, Weights};
 pub use fusion::{ChunkRef, Fused};

@@ -127,7 +127,7 @@ fn check_query(query: &str) -> Result<()> {
     Ok(())
 }
 
-fn check_criteria(criteria: &[Criterion]) -> Result<()> {
+pub(crate) fn check_criteria(criteria: &[Criterion]) -> Result<()> {
     if criteria.len() > MAX_CRITERIA {
         return Err(Error::invalid(
             "criteria",

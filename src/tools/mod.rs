@@ -53,7 +53,7 @@ pub fn call_str(engine: &Engine, name: &str, args: &str) -> Result<String> {
 
 /// Read a tool's arguments from JSON text (unknown fields and wrong types are `invalid_argument`;
 /// the message leaves out serde_json's line and column, which depend on how the caller spaced it).
-fn parse<T: DeserializeOwned>(tool: &str, args: &str) -> Result<T> {
+pub(crate) fn parse<T: DeserializeOwned>(tool: &str, args: &str) -> Result<T> {
     let trimmed = args.trim();
     let text = if trimmed.is_empty() || trimmed == "null" { "{}" } else { trimmed };
     if !text.starts_with('{') {

@@ -32,6 +32,9 @@ mod tests {
         assert_eq!(input(0, "k")["maximum"], search::MAX_K);
         assert_eq!(input(0, "k")["default"], search::DEFAULT_K);
         assert_eq!(input(0, "query")["maxLength"], crate::search::MAX_QUERY_CHARS);
+        assert_eq!(input(0, "fuse_k")["maximum"], search::MAX_FUSE_K);
+        assert_eq!(input(0, "fuse_k")["default"], crate::rerank::fusion::DEFAULT_K);
+        assert_eq!(input(0, "fuse")["maxItems"], crate::rerank::fusion::MAX_LIST);
         assert_eq!(input(1, "limit")["maximum"], grep::MAX_LIMIT);
         assert_eq!(input(1, "limit")["default"], grep::DEFAULT_LIMIT);
         assert_eq!(input(1, "text")["maxLength"], grep::MAX_TEXT_CHARS);

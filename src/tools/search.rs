@@ -1,6 +1,14 @@
-//! `search {query, instance?, k?, detailed?}`: BM25 over one or all instances, merged so that
-//! scores from different instances are comparable ([`merge`](super::merge)), near-identical texts
-//! dropped and several chunks of one location kept from crowding the top.
+//! `search {query, instance?, k?, detailed?, fuse?, fuse_k?}`: BM25 over one or all instances,
+//! merged so that scores from different instances are comparable ([`merge`](super::merge)),
+//! near-identical texts dropped and several chunks of one location kept from crowding the top.
+//!
+//! With `fuse` — the host's own ranking (e.g. from its embedding search) as stable chunk
+//! references `instance:chunk:crc32` ([`ChunkRef`]), best first — the merged BM25 ranking and the
+//! host's are fused by reciprocal rank ([`rrf`], k = `fuse_k`, default 60) before the location
+//! collapse, the dedup and the output cap. Every reference must name a loaded instance and a
+//! chunk whose text is unchanged (else `invalid_argument`); references to instances the call does
+//! not cover keep their rank in the host's list but are not returned. Detailed results carry each
+//! chunk's `ref`, so a host can take its references from groundgate.
 
 use serde::{Deserialize, Serialize};
 
@@ -8,7 +16,8 @@ use super::cap::Budget;
 use super::merge::{self, List, Options};
 use crate::corpus::Citation;
 use crate::engine::Engine;
-use crate::error::Result;
+use crate::error::{Error, Result};
+use crate::rerank::fusion::{self, ChunkRef, rrf};
 use crate::search::{self as bm25search, MAX_QUERY_CHARS, TermScore};
 use crate::text::normalize;
 
@@ -31,10 +40,19 @@ pub struct Args {
     /// Number of results (1..=50, default 5).
     #[serde(default)]
     pub k: Option<u32>,
-    /// Add chunk ids, scores and matched terms.
+    /// Add chunk ids, references, scores and matched terms.
     #[serde(default)]
     pub detailed: bool,
+    /// The host's ranking to fuse by RRF, best first.
+    #[serde(default)]
+    pub fuse: Option<Vec<ChunkRef>>,
+    /// The RRF constant (default [`fusion::DEFAULT_K`]).
+    #[serde(default)]
+    pub fuse_k: Option<u32>,
 }
+
+/// Largest `fuse_k`.
+pub const MAX_FUSE_K: u32 = 1_000;
 
 /// One result.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -51,7 +69,11 @@ pub struct Item {
     /// Chunk id within the instance (detailed).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub chunk: Option<u32>,
-    /// The merged score that ranks results (detailed), 4 decimals.
+    /// The chunk's stable reference `instance:chunk:crc32` (detailed), what `fuse` takes.
+    #[serde(rename = "ref", skip_serializing_if = "Option::is_none")]
+    pub reference: Option<ChunkRef>,
+    /// The score that ranks results (detailed): the merged score, or the RRF score with `fuse`
+    /// (6 decimals then, 4 otherwise).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub score: Option<f64>,
     /// The instance's BM25 score (detailed), 4 decimals.
@@ -167,21 +189,35 @@ pub fn run_with(engine: &Engine, a: &Args, opts: Options) -> Result<Output> {
         lists[l].about = about;
     }
     let merged = merge::merge(&lists, opts.method, opts.about);
+    // (instance position, chunk, ranking score, BM25 score), best first.
+    let ranked: Vec<(usize, u32, f64, f32)> = match &a.fuse {
+        None => {
+            if a.fuse_k.is_some() {
+                return Err(Error::invalid("fuse_k", "given without fuse"));
+            }
+            merged
+                .iter()
+                .map(|m| (m.list, m.hit.chunk, (m.score * 10_000.0).round() / 10_000.0, m.hit.score))
+                .collect()
+        }
+        Some(theirs) => fused(engine, &names, &all_terms, &merged, theirs, a.fuse_k)?,
+    };
     let mut budget = Budget::default();
     let mut results = Vec::new();
     // Linear sets: at most k + DEPTH entries, and no hashing code in the wasm.
     type Loc = (usize, String, Option<u32>, Option<String>, Option<String>);
     let mut seen_loc: Vec<Loc> = Vec::new();
     let mut seen_text: Vec<String> = Vec::new();
-    for m in merged {
+    for (list, chunk_id, score, bm25) in ranked {
         if results.len() == k as usize || budget.exhausted() {
             break;
         }
-        let index = engine.index(&names[m.list])?;
-        let chunk = index.chunk(m.hit.chunk)?;
+        let index = engine.index(&names[list])?;
+        let chunk = index.chunk(chunk_id)?;
         let cite = Citation::new(index.source(chunk.source)?, chunk.location.clone());
+        let reference = a.detailed.then(|| ChunkRef::of(&names[list], chunk_id, &chunk.text));
         if opts.collapse {
-            let loc = (m.list, cite.source.clone(), cite.page, cite.article.clone(), cite.heading.clone());
+            let loc = (list, cite.source.clone(), cite.page, cite.article.clone(), cite.heading.clone());
             if seen_loc.contains(&loc) {
                 continue;
             }
@@ -195,23 +231,70 @@ pub fn run_with(engine: &Engine, a: &Args, opts: Options) -> Result<Output> {
             seen_text.push(key);
         }
         let Some(text) = budget.take(chunk.text) else { break };
-        let terms = if a.detailed {
-            bm25search::explain(index, &all_terms[m.list], &[m.hit.chunk])?.pop()
-        } else {
-            None
-        };
+        let terms =
+            if a.detailed { bm25search::explain(index, &all_terms[list], &[chunk_id])?.pop() } else { None };
         results.push(Item {
             rank: results.len() as u32 + 1,
-            instance: names[m.list].clone(),
+            instance: names[list].clone(),
             cite,
             text,
-            chunk: a.detailed.then_some(m.hit.chunk),
-            score: a.detailed.then(|| (m.score * 10_000.0).round() / 10_000.0),
-            bm25: a.detailed.then(|| bm25search::round4(m.hit.score)),
+            chunk: a.detailed.then_some(chunk_id),
+            reference,
+            score: a.detailed.then_some(score),
+            bm25: a.detailed.then(|| bm25search::round4(bm25)),
             terms,
         });
     }
     Ok(Output { query: a.query.clone(), instances: names, results, truncated: budget.truncated })
+}
+
+/// The merged BM25 ranking fused with the host's `theirs` by RRF: (instance position in `names`,
+/// chunk, RRF score, BM25 score), best first. Chunks only the host found get their BM25 score
+/// computed (0 without a query term); references to loaded instances outside `names` count for
+/// the ranks but are not returned.
+fn fused(
+    engine: &Engine,
+    names: &[String],
+    terms: &[Vec<String>],
+    merged: &[merge::Merged],
+    theirs: &[ChunkRef],
+    k: Option<u32>,
+) -> Result<Vec<(usize, u32, f64, f32)>> {
+    let k = k.unwrap_or(fusion::DEFAULT_K);
+    super::in_range("fuse_k", k as u64, 0, MAX_FUSE_K as u64)?;
+    if theirs.len() > fusion::MAX_LIST {
+        return Err(Error::invalid(
+            "fuse",
+            format!("{} references, at most {}", theirs.len(), fusion::MAX_LIST),
+        ));
+    }
+    for r in theirs {
+        let index = engine
+            .index(&r.instance)
+            .map_err(|_| Error::invalid("fuse", format!("{r}: no instance {:?} is loaded", r.instance)))?;
+        r.verify(index)?;
+    }
+    let mut ours = Vec::with_capacity(merged.len());
+    for m in merged {
+        let index = engine.index(&names[m.list])?;
+        ours.push(ChunkRef::of(&names[m.list], m.hit.chunk, &index.chunk(m.hit.chunk)?.text));
+    }
+    let mut out = Vec::new();
+    for f in rrf(&[ours, theirs.to_vec()], k)? {
+        let Some(list) = names.iter().position(|n| *n == f.reference.instance) else { continue };
+        let chunk = f.reference.chunk;
+        let bm25 = match merged.iter().find(|m| m.list == list && m.hit.chunk == chunk) {
+            Some(m) => m.hit.score,
+            None => {
+                let index = engine.index(&names[list])?;
+                let explained = bm25search::explain(index, &terms[list], &[chunk])?;
+                // A fold from +0.0: an empty `sum` of floats is −0.0, which would print as -0.0.
+                explained.first().map_or(0.0, |t| t.iter().fold(0.0f64, |a, s| a + s.score) as f32)
+            }
+        };
+        out.push((list, chunk, f.score, bm25));
+    }
+    Ok(out)
 }
 
 #[cfg(test)]

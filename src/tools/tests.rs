@@ -278,3 +278,76 @@ fn handle_line_is_the_protocol() {
     assert!(crate::protocol::handle_line(&e, b"[1]").starts_with(r#"{"id":null,"error":"#));
     assert!(crate::protocol::handle_line(&e, b"\xff").contains("UTF-8"));
 }
+
+#[test]
+fn search_fuses_a_host_ranking_by_rrf() {
+    let e = engine();
+    let q = json!({"query": "거주 이전의 자유", "k": 3, "detailed": true});
+    let plain = ok(&e, "search", q.clone());
+    let refs: Vec<String> =
+        plain["results"].as_array().unwrap().iter().map(|r| r["ref"].as_str().unwrap().to_string()).collect();
+    // A ref opens the same chunk: instance, chunk id, and the CRC32 of its text.
+    let r0 = &plain["results"][0];
+    assert_eq!(
+        refs[0],
+        format!("{}:{}:{:08x}", r0["instance"].as_str().unwrap(), r0["chunk"], {
+            let idx = e.index("x").unwrap();
+            crate::index::format::crc32(
+                idx.chunk(r0["chunk"].as_u64().unwrap() as u32).unwrap().text.as_bytes(),
+            )
+        })
+    );
+    // The host ranks an attachment chunk BM25 did not find first, then BM25's third result.
+    let att = e.index("att").unwrap();
+    let host = crate::rerank::ChunkRef::of("att", 1, &att.chunk(1).unwrap().text).to_string();
+    let mut args = q.clone();
+    args["fuse"] = json!([host, refs[2]]);
+    let fused = ok(&e, "search", args.clone());
+    let got: Vec<&str> =
+        fused["results"].as_array().unwrap().iter().map(|r| r["ref"].as_str().unwrap()).collect();
+    // RRF, k = 60: refs[2] 1/63 + 1/62 beats refs[0] 1/61 beats the host's first 1/61 (a tie
+    // broken by the better best rank, then by the first list).
+    assert_eq!(got, [refs[2].as_str(), refs[0].as_str(), host.as_str()]);
+    let s = |i: usize| fused["results"][i]["score"].as_f64().unwrap();
+    assert_eq!(s(0), ((1.0 / 63.0 + 1.0 / 62.0) * 1e6f64).round() / 1e6);
+    assert!(s(1) >= s(2));
+    // No query term in the host's chunk: BM25 0 (and not -0.0, an empty float sum).
+    assert_eq!(fused["results"][2]["bm25"].to_string(), "0.0");
+    // fuse_k changes the scores; k = 0 makes the host's first as strong as BM25's first.
+    args["fuse_k"] = json!(0);
+    let k0 = ok(&e, "search", args.clone());
+    let top2: Vec<(&Value, &Value)> =
+        k0["results"].as_array().unwrap()[..2].iter().map(|r| (&r["ref"], &r["score"])).collect();
+    assert_eq!(top2, [(&json!(refs[0]), &json!(1.0)), (&json!(host), &json!(1.0))]);
+    // One instance: the other instance's references count for rank but are not returned.
+    let mut one = args.clone();
+    one["instance"] = json!("x");
+    one["fuse_k"] = json!(60);
+    let only_x = ok(&e, "search", one);
+    assert!(only_x["results"].as_array().unwrap().iter().all(|r| r["instance"] == "x"));
+    // Bad references and constants are typed errors naming what is wrong.
+    let stale = format!("{}:{}:00000000", r0["instance"].as_str().unwrap(), r0["chunk"]);
+    for (bad, says) in [
+        (json!({"query": "x", "fuse": [stale]}), "stale"),
+        (json!({"query": "x", "fuse": ["nope:1:00000000"]}), "no instance"),
+        (json!({"query": "x", "fuse": ["x:99999:00000000"]}), "stale or from another index"),
+        (json!({"query": "x", "fuse": ["garbage"]}), "instance:chunk:check"),
+        (json!({"query": "x", "fuse": [refs[0], refs[0]]}), "twice"),
+        (json!({"query": "x", "fuse": refs[0]}), "arguments"),
+        (json!({"query": "x", "fuse": [], "fuse_k": 1001}), "fuse_k"),
+        (json!({"query": "x", "fuse_k": 5}), "without fuse"),
+    ] {
+        let e2 = err(&e, "search", bad.clone());
+        assert_eq!(e2.code(), "invalid_argument", "{bad}");
+        assert!(e2.to_string().contains(says), "{bad}: {e2}");
+    }
+    // An empty host list changes nothing but the scores' source.
+    let mut empty = q.clone();
+    empty["fuse"] = json!([]);
+    let got: Vec<Value> =
+        ok(&e, "search", empty)["results"].as_array().unwrap().iter().map(|r| r["ref"].clone()).collect();
+    assert_eq!(
+        got,
+        plain["results"].as_array().unwrap().iter().map(|r| r["ref"].clone()).collect::<Vec<_>>()
+    );
+}

@@ -162,3 +162,70 @@ test('the MCP server bundled in the extension (dist/groundgate) lists and runs t
     await client.close();
   }
 });
+
+test('REBEL opt-in: the model\'s recorded reply orders the passages before the budget; a bad reply keeps BM25 order and says so', async () => {
+  const fixture = path.join(ROOT, 'tests', 'fixtures', 'v3', 'excerpts.ggi');
+  const reply = (f) => fs.readFileSync(path.join(ROOT, 'tests', 'data', 'rebel', f), 'utf8');
+  const { engine } = logic.loadIndexes(gg, [fixture], read, SETTINGS);
+  try {
+    const q = '기술료 납부 기한은 언제인가요?';
+    const opts = { session: 's1', format: 'short' };
+    const sent = [];
+    const model = (text) => async (prompt) => {
+      sent.push(prompt);
+      return text;
+    };
+    // Off: exactly ask, no model request.
+    const off = await logic.askWithRebel(engine, q, opts, { enabled: false }, model('unused'));
+    assert.equal(off.note, '');
+    assert.equal(sent.length, 0);
+    engine.clearSession('s1');
+    // On, with a reply in the format (recorded reply 2: its own scores put [2] before [1]).
+    const on = await logic.askWithRebel(engine, q, opts, { enabled: true, k: 4 }, model(reply('reply_2_one_turn_ko_order.txt')));
+    assert.equal(sent.length, 1);
+    assert.match(sent[0], /^당신은 검색 시스템이 질의에 대해 찾은 문서를/);
+    assert.equal(sent[0].match(/<doc id=/g).length, 4);
+    assert.match(on.note, /^REBEL rerank by the model applied: 4 passages/);
+    assert.equal(on.answer.route, 'push');
+    assert.equal(on.answer.route, off.answer.route, 'the verdict does not depend on the model');
+    const docs = engine.rebelPrompt({ query: q, lang: 'ko', k: 4 }).docs;
+    assert.equal(on.answer.evidence[0].text, docs[1].text, 'document [2] first, as the reply\'s scores say');
+    assert.notEqual(on.answer.evidence[0].text, off.answer.evidence[0].text);
+    // The session still deduplicates: the probe recorded nothing, the real ask did.
+    const again = engine.ask(q, opts);
+    assert.ok(again.log.instances[0].dedup_skipped.length > 0 || again.evidence.length < on.answer.evidence.length);
+    // Malformed replies (recorded 5: cut off; 6: out of range), and a failed request: BM25 order, said so.
+    for (const [send, why] of [
+      [model(reply('reply_5_truncated.txt')), /the model's ranking was rejected: invalid reply: unclosed/],
+      [model(reply('reply_6_out_of_range.txt')), /rejected: invalid reply: out_of_range/],
+      [model('I cannot rank these.'), /no_block/],
+      [async () => { throw new Error('model unavailable'); }, /the model did not answer: model unavailable/],
+    ]) {
+      engine.clearSession('s1');
+      const r = await logic.askWithRebel(engine, q, opts, { enabled: true, k: 4 }, send);
+      assert.match(r.note, /^REBEL rerank not applied \(/);
+      assert.match(r.note, why);
+      assert.match(r.note, /BM25 order kept\.$/);
+      engine.clearSession('s1');
+      assert.deepEqual(r.answer.evidence.map((e) => e.text), engine.ask(q, opts).evidence.map((e) => e.text));
+    }
+    // Nothing to rerank (skip): no model request.
+    const n = sent.length;
+    const skip = await logic.askWithRebel(engine, 'How do I bake sourdough bread?', opts, { enabled: true }, model('x'));
+    assert.equal(skip.answer.route, 'skip');
+    assert.equal(skip.note, '');
+    assert.equal(sent.length, n);
+    assert.equal(logic.rebelLang('기술료 납부'), 'ko');
+    assert.equal(logic.rebelLang('royalty deadline'), 'en');
+  } finally {
+    engine.free();
+  }
+});
+
+test('the groundgate.rebel setting is declared, off by default', () => {
+  const pj = JSON.parse(fs.readFileSync(path.join(VSCODE, 'package.json'), 'utf8'));
+  const s = pj.contributes.configuration.properties['groundgate.rebel'];
+  assert.equal(s.type, 'boolean');
+  assert.equal(s.default, false);
+  assert.match(s.markdownDescription, /REBEL/);
+});

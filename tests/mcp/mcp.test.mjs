@@ -1,7 +1,7 @@
 // `groundgate mcp` driven by the MCP SDK's own Client over stdio (no model): the five tools with
 // their schemas (exactly `Engine.toolDefinitions()`: one home, the Rust module), every tool called,
 // results that match their output schemas and the native CLI's bytes, bad arguments as `isError`
-// results while the server keeps serving, a huge query, concurrent calls, the rules prompt, the
+// results while the server keeps serving, a huge query, concurrent calls, the rules and REBEL prompts, the
 // instructions, a corrupt index at start; then the MCP inspector's CLI as a smoke test.
 // Needs ./build.sh (pkg/ and target/release/groundgate).
 import { test, before, after } from 'node:test';
@@ -146,12 +146,45 @@ test('concurrent calls each get their own answer', async () => {
 
 test('the delivery rules are a prompt, in Korean and English', async () => {
   const { prompts } = await client.listPrompts();
-  assert.deepEqual(prompts.map((p) => p.name), ['rules']);
+  assert.deepEqual(prompts.map((p) => p.name), ['rules', 'rebel']);
   for (const lang of ['ko', 'en']) {
     const p = await client.getPrompt({ name: 'rules', arguments: { lang } });
     assert.equal(p.messages[0].content.text, gg.Engine.rules(lang));
   }
   await assert.rejects(client.getPrompt({ name: 'rules', arguments: { lang: 'fr' } }), /lang/);
+});
+
+test('the REBEL rerank prompt: built by the library over the search results, bad arguments refused', async () => {
+  const { prompts } = await client.listPrompts();
+  const rebel = prompts.find((p) => p.name === 'rebel');
+  assert.deepEqual(rebel.arguments.map((a) => [a.name, a.required]), [['query', true], ['instance', false], ['k', false], ['lang', false]]);
+  // The same text the wasm Engine builds for the same index and arguments.
+  const engine = new gg.Engine();
+  engine.addInstance('excerpts', readFileSync(fixture));
+  for (const args of [{ query: '기술료 납부 기한' }, { query: '기술료 납부 기한', k: '3', lang: 'en', instance: 'excerpts' }]) {
+    const got = await client.getPrompt({ name: 'rebel', arguments: args });
+    assert.equal(got.messages.length, 1);
+    assert.equal(got.messages[0].role, 'user');
+    const want = engine.rebelPrompt({ ...args, ...(args.k ? { k: Number(args.k) } : {}) }).prompt;
+    assert.equal(got.messages[0].content.text, want);
+  }
+  const three = (await client.getPrompt({ name: 'rebel', arguments: { query: '기술료 납부 기한', k: '3' } })).messages[0].content.text;
+  assert.equal(three.match(/<doc id=/g).length, 3);
+  assert.match(three, /<ranking>\n\[id\] relevance=R depth=S diversity=S clarity=S authority=S recency=S\n<\/ranking>/);
+  // Bad arguments: the library's typed error as an MCP error; the server keeps serving.
+  for (const [args, says] of [
+    [{}, /query/],
+    [{ query: '기술료', k: 'many' }, /invalid_argument.*k|invalid_argument.*arguments/],
+    [{ query: '기술료', k: '0' }, /invalid_argument/],
+    [{ query: '기술료', lang: 'fr' }, /fr/],
+    [{ query: '기술료', instance: 'nope' }, /nope/],
+    [{ query: 'zzzqqq' }, /nothing to rerank/],
+  ]) {
+    await assert.rejects(client.getPrompt({ name: 'rebel', arguments: args }), says, JSON.stringify(args));
+  }
+  await assert.rejects(client.getPrompt({ name: 'rerank', arguments: {} }), /"rules", "rebel"/);
+  const again = await client.getPrompt({ name: 'rebel', arguments: { query: '기술료 납부 기한', k: '3' } });
+  assert.equal(again.messages[0].content.text, three);
 });
 
 test('a corrupt or missing index at start: non-zero exit, a message on stderr, nothing on stdout', () => {

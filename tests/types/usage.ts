@@ -1,7 +1,10 @@
 // Compiled with `tsc --strict --noEmit` against pkg/node by ./build.sh test: the published types
 // describe the ask contract well enough for a host to use it without `any`.
 import { readFileSync } from 'node:fs';
-import { Engine, Index, type Answer, type Evidence, type GroundgateError, type Hit, type IndexMeta } from '../../pkg/node/groundgate.js';
+import {
+  Engine, Index, type Answer, type Evidence, type FusedRef, type GroundgateError, type Hit, type IndexMeta, type RebelPrompt,
+  type Reranked, type SearchResult,
+} from '../../pkg/node/groundgate.js';
 
 const engine = new Engine({ total_budget: 3000, top_k: 4 });
 const bytes = readFileSync('indexes/constitution.ggi');
@@ -24,3 +27,12 @@ try {
   console.log(code);
 }
 console.log(route, page, article, gate, hits.length, meta.chunks, json.length, Engine.rules('ko').length);
+// REBEL through the host's model, applied before the budget; RRF (docs/rerank.md).
+const rp: RebelPrompt = engine.rebelPrompt({ query: '대통령 임기', k: 4, lang: 'ko', weights: { diversity: 1 } });
+const turn1: string = Engine.rebelCriteriaPrompt({ query: '대통령 임기', lang: 'en' });
+const reranked: Reranked = engine.rerankWith(rp, '<ranking>\n[1] relevance=9 depth=1 diversity=1 clarity=1 authority=1 recency=1\n</ranking>');
+const best: string | undefined = reranked.items[0]?.ref;
+const ordered: Answer = engine.ask('대통령 임기는?', { rerank: { ranking: reranked.ranking, mode: 'order' } });
+const fused: FusedRef[] = Engine.rrf({ lists: [reranked.ranking, rp.docs.map((d) => d.ref)], k: 60 });
+const sr: SearchResult = engine.searchTool({ query: '대통령 임기', detailed: true, fuse: fused.map((f) => f.ref), fuse_k: 60 });
+console.log(turn1.length, best, ordered.route, sr.results[0]?.ref);

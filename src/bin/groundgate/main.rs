@@ -57,9 +57,16 @@ enum Command {
         /// Search only this instance.
         #[arg(long)]
         instance: Option<String>,
-        /// Add chunk ids, scores and matched terms.
+        /// Add chunk ids, chunk references (`ref`), scores and matched terms.
         #[arg(long)]
         detailed: bool,
+        /// A ranking of your own to fuse by RRF: chunk references `instance:chunk:crc32` (from
+        /// --detailed or `groundgate chunks`), best first; repeat or separate with commas.
+        #[arg(long, value_delimiter = ',', conflicts_with = "jsonl")]
+        fuse: Vec<String>,
+        /// The RRF constant for --fuse (default 60).
+        #[arg(long, requires = "fuse")]
+        fuse_k: Option<u32>,
         /// Read JSON lines on stdin, write one line each. With one index and without --tool:
         /// `{"id","query"}` → `{"id","hits"}` (the historic contract); else search arguments →
         /// `{"id","result"}`.
@@ -302,6 +309,11 @@ enum Command {
         /// The model's reply to the rerank prompt: print the reranked hits.
         #[arg(long)]
         reply: Option<PathBuf>,
+        /// JSON as the JS `engine.rebelPrompt` / `rerankWith` give it (byte for byte): documents
+        /// from the `search` tool with their references; with --reply, the reranked documents and
+        /// `ranking` (for ask's `rerank: {ranking, mode: "order"}`).
+        #[arg(long, conflicts_with = "criteria_prompt")]
+        json: bool,
         /// The query.
         #[arg(required = true)]
         query: Vec<String>,
@@ -351,7 +363,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Build { manifest, out, quiet, text } => build::run(&manifest, &out, quiet, text.as_deref()),
-        Command::Search { index, k, instance, detailed, jsonl, tool, timings, query } => {
+        Command::Search { index, k, instance, detailed, fuse, fuse_k, jsonl, tool, timings, query } => {
             if jsonl && !tool && index.len() == 1 {
                 search::legacy_jsonl(&index[0], k.unwrap_or(10), timings)
             } else {
@@ -360,6 +372,8 @@ fn main() -> ExitCode {
                     ("instance", some(instance)),
                     ("k", some(k.map(|k| k as u64))),
                     ("detailed", detailed.then_some(true.into())),
+                    ("fuse", (!fuse.is_empty()).then(|| fuse.into())),
+                    ("fuse_k", some(fuse_k)),
                 ]);
                 tools::run(Some("search"), tools::Common { indexes: index, jsonl, timings }, a)
             }
@@ -397,8 +411,8 @@ fn main() -> ExitCode {
         Command::Tools => tools::definitions(),
         Command::Info { index } => info::run(&index),
         Command::Chunks { index } => info::chunks(&index),
-        Command::Rebel { index, k, lang, weights, criteria_prompt, criteria, reply, query } => {
-            rebel::run(rebel::Args { index, k, lang, weights, criteria_prompt, criteria, reply, query })
+        Command::Rebel { index, k, lang, weights, criteria_prompt, criteria, reply, json, query } => {
+            rebel::run(rebel::Args { index, k, lang, weights, criteria_prompt, criteria, reply, json, query })
         }
         Command::Ask { index, session, format, jsonl, timings, config, now, prompt } => ask::run(ask::Args {
             indexes: index,

@@ -5,6 +5,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use groundgate::rerank::Weights;
+use groundgate::rerank::host;
 use groundgate::rerank::rebel::{self, Lang, PromptDoc};
 use groundgate::{Error, Index, search};
 
@@ -16,6 +17,7 @@ pub struct Args {
     pub criteria_prompt: bool,
     pub criteria: Option<PathBuf>,
     pub reply: Option<PathBuf>,
+    pub json: bool,
     pub query: Vec<String>,
 }
 
@@ -25,6 +27,9 @@ pub fn run(a: Args) -> Result<(), Box<dyn std::error::Error>> {
     if a.criteria_prompt {
         print!("{}", rebel::two_turn_criteria(&query, lang)?);
         return Ok(());
+    }
+    if a.json {
+        return json(&a, &query);
     }
     let weights: Weights = match &a.weights {
         Some(w) => serde_json::from_str(w).map_err(|e| Error::invalid("weights", e.to_string()))?,
@@ -54,6 +59,29 @@ pub fn run(a: Args) -> Result<(), Box<dyn std::error::Error>> {
                 writeln!(out, "{}", serde_json::to_string(&h)?)?;
             }
         }
+    }
+    Ok(())
+}
+
+/// `--json`: the engine path (`groundgate::rerank::host`), the bytes the JS methods give.
+fn json(a: &Args, query: &str) -> Result<(), Box<dyn std::error::Error>> {
+    let mut args = serde_json::Map::new();
+    args.insert("query".into(), query.into());
+    args.insert("k".into(), a.k.into());
+    args.insert("lang".into(), a.lang.clone().into());
+    if let Some(w) = &a.weights {
+        let w: serde_json::Value =
+            serde_json::from_str(w).map_err(|e| Error::invalid("weights", e.to_string()))?;
+        args.insert("weights".into(), w);
+    }
+    if let Some(p) = &a.criteria {
+        args.insert("criteria_reply".into(), std::fs::read_to_string(p)?.into());
+    }
+    let engine = crate::ask::engine(std::slice::from_ref(&a.index), None, None)?;
+    let prompt = host::prompt_json(&engine, &serde_json::Value::Object(args).to_string())?;
+    match &a.reply {
+        None => println!("{prompt}"),
+        Some(p) => println!("{}", host::apply_json(&engine, &prompt, &std::fs::read_to_string(p)?)?),
     }
     Ok(())
 }

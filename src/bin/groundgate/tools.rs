@@ -122,6 +122,10 @@ fn human(out: &mut impl Write, name: &str, r: &Value) -> std::io::Result<()> {
             for h in items(r, "results") {
                 let rank = h.get("rank").and_then(Value::as_u64).unwrap_or(0);
                 writeln!(out, "{rank:>3}. {}  {}  {}", s(h, "instance"), s(h, "source"), location(h))?;
+                if let Some(r) = h.get("ref").and_then(Value::as_str) {
+                    // Detailed: the reference (what --fuse takes) and the scores.
+                    writeln!(out, "     ref {r}  score {}  bm25 {}", h["score"], h["bm25"])?;
+                }
                 writeln!(out, "     {}", snippet(s(h, "text"), 110))?;
             }
         }

@@ -7,7 +7,9 @@
 // whose JSON text becomes both the text content and `structuredContent`. Argument checking is the
 // library's: a bad argument comes back as an `isError` result naming the field, and the server goes
 // on serving. The delivery rules (`Engine.rules`) are the prompt `rules`; rules 3–4 are also the
-// server's `instructions`. Logs go to stderr only: stdout is the protocol.
+// server's `instructions`. The prompt `rebel` is the one-turn REBEL rerank prompt over the search
+// results for a query, built by the library (`engine.rebelPrompt`, docs/rerank.md). Logs go to
+// stderr only: stdout is the protocol.
 
 const { parse, usage } = require('./args');
 const load = require('./load');
@@ -66,27 +68,54 @@ function createServer(engine, { name = 'groundgate', version = require('../packa
     }
     return { content: [{ type: 'text', text: json }], structuredContent: JSON.parse(json) };
   });
-  const prompt = {
-    name: 'rules',
-    title: 'Evidence delivery rules',
-    description: 'The rules for answering from groundgate evidence and tools (cite, say "insufficient", open the source before citing a page or article).',
-    arguments: [{ name: 'lang', description: 'ko or en (default en)', required: false }],
-  };
-  server.setRequestHandler(types.ListPromptsRequestSchema, async () => ({ prompts: [prompt] }));
+  const prompts = [
+    {
+      name: 'rules',
+      title: 'Evidence delivery rules',
+      description: 'The rules for answering from groundgate evidence and tools (cite, say "insufficient", open the source before citing a page or article).',
+      arguments: [{ name: 'lang', description: 'ko or en (default en)', required: false }],
+    },
+    {
+      name: 'rebel',
+      title: 'REBEL rerank of the search results',
+      description: 'Rerank the passages groundgate finds for a query by relevance and secondary criteria (depth, diversity, clarity, authority, recency; REBEL, one turn): the prompt holds the passages with their citations and asks for a strict <ranking> block.',
+      arguments: [
+        { name: 'query', description: 'the question or words to search for', required: true },
+        { name: 'instance', description: 'search only this instance (default: all)', required: false },
+        { name: 'k', description: 'passages to rerank, 1–50 (default 8)', required: false },
+        { name: 'lang', description: 'ko or en (default ko)', required: false },
+      ],
+    },
+  ];
+  server.setRequestHandler(types.ListPromptsRequestSchema, async () => ({ prompts }));
   server.setRequestHandler(types.GetPromptRequestSchema, async (request) => {
-    if (request.params.name !== 'rules') {
-      throw new types.McpError(types.ErrorCode.InvalidParams, `unknown prompt ${JSON.stringify(request.params.name)}; the prompt is "rules"`);
+    const { name, arguments: args = {} } = request.params;
+    const prompt = prompts.find((p) => p.name === name);
+    if (!prompt) {
+      throw new types.McpError(types.ErrorCode.InvalidParams, `unknown prompt ${JSON.stringify(name)}; the prompts are ${prompts.map((p) => `"${p.name}"`).join(', ')}`);
     }
-    const lang = request.params.arguments?.lang ?? 'en';
     let text;
     try {
-      text = gg.Engine.rules(lang);
+      text = name === 'rules' ? gg.Engine.rules(args.lang ?? 'en') : rebelPrompt(engine, args);
     } catch (e) {
-      throw new types.McpError(types.ErrorCode.InvalidParams, e.message);
+      const code = e && typeof e.code === 'string' ? `${e.code}: ` : '';
+      throw new types.McpError(types.ErrorCode.InvalidParams, `${code}${e && e.message ? e.message : String(e)}`);
     }
     return { description: prompt.description, messages: [{ role: 'user', content: { type: 'text', text } }] };
   });
   return server;
+}
+
+/**
+ * The `rebel` prompt's text: MCP prompt arguments are strings; `k` is passed on as a number when it
+ * is one (else as given, for the library to reject), every check is the library's.
+ */
+function rebelPrompt(engine, args) {
+  const a = { query: args.query };
+  if (args.instance !== undefined) a.instance = args.instance;
+  if (args.k !== undefined) a.k = /^[0-9]{1,6}$/.test(args.k) ? Number(args.k) : args.k;
+  if (args.lang !== undefined) a.lang = args.lang;
+  return engine.rebelPrompt(a).prompt;
 }
 
 async function run(argv) {

@@ -17,6 +17,7 @@ import {
   type Loaded,
   type Settings,
   TOOLS,
+  askWithRebel,
   citationLabel,
   hitsBlock,
   invokeTool,
@@ -41,6 +42,7 @@ function settings(): Settings {
     instanceBudget: c.get<number>('instanceBudget', 1800),
     totalBudget: c.get<number>('totalBudget', 3600),
     format: c.get<'short' | 'detailed'>('format', 'short'),
+    rebel: c.get<boolean>('rebel', false),
   };
 }
 
@@ -90,13 +92,27 @@ const participant: vscode.ChatRequestHandler = async (request, _context, stream,
     return {};
   }
   let answer: Answer;
+  let note = '';
+  const s = settings();
+  // The REBEL opt-in: the chat's own model reranks the passages before the budget.
+  const send = async (text: string): Promise<string> => {
+    const r = await request.model.sendRequest([vscode.LanguageModelChatMessage.User(text)], {}, token);
+    let out = '';
+    for await (const part of r.text) out += part;
+    return out;
+  };
   try {
-    answer = engine.ask(request.prompt, { session: vscode.env.sessionId, format: settings().format });
+    const rebel = { enabled: s.rebel && request.model !== undefined };
+    ({ answer, note } = await askWithRebel(engine, request.prompt, { session: vscode.env.sessionId, format: s.format }, rebel, send));
   } catch (e) {
     stream.markdown(`groundgate: ${(e as Error).message}`);
     return { errorDetails: { message: (e as Error).message } };
   }
   stream.markdown(`${verdict(answer)}\n\n`);
+  if (note) {
+    output.appendLine(note);
+    stream.markdown(`_${note}_\n\n`);
+  }
   let block = '';
   let cited: Citation[] = [];
   if (answer.route === 'push') {

@@ -1,7 +1,8 @@
 // The extension's logic without the VS Code API, tested with node:test (tests/hosts/vscode_logic.test.js):
 // loading index files into an Engine with readable errors, the engine settings, what the chat
-// participant sends the model, citations as text and links, and the language model tools' calls.
-// extension.ts only wires these to VS Code.
+// participant sends the model, citations as text and links, the language model tools' calls, and the
+// REBEL opt-in (the model reranks the passages before the budget). extension.ts only wires these to
+// VS Code.
 
 /** The parts of the groundgate package this file uses (its `Engine` and `Index`). */
 export interface Groundgate {
@@ -16,7 +17,15 @@ export interface Engine {
   instances(): string[];
   ask(prompt: string, options?: object): Answer;
   callTool(name: string, args: unknown): unknown;
+  rebelPrompt(args: object): RebelPrompt;
+  rerankWith(prompt: RebelPrompt, reply: string): { items: (Citation & { id: number; ref: string })[]; ranking: string[] };
   free(): void;
+}
+
+/** The REBEL prompt object of the package (`engine.rebelPrompt`): the text and what the reply is checked against. */
+export interface RebelPrompt {
+  prompt: string;
+  docs: (Citation & { id: number; ref: string; text: string })[];
 }
 
 export interface Citation {
@@ -55,6 +64,8 @@ export interface Settings {
   instanceBudget: number;
   totalBudget: number;
   format: 'short' | 'detailed';
+  /** Opt-in: the chat model reranks the passages (REBEL, one turn) before the budget. */
+  rebel: boolean;
 }
 
 /** A loaded index. */
@@ -195,4 +206,57 @@ export function invokeTool(engine: Engine, toolName: string, input: unknown): st
 /** Resolve configured index paths against the workspace folder. */
 export function resolvePaths(paths: string[], folder: string | undefined, join: (a: string, b: string) => string, isAbsolute: (p: string) => boolean): string[] {
   return paths.map((p) => (isAbsolute(p) || !folder ? p : join(folder, p)));
+}
+
+/** What `askWithRebel` did: the answer, and a line for the user about the rerank ('' when it did not run). */
+export interface RebelOutcome {
+  answer: Answer;
+  note: string;
+}
+
+/** The prompt language for REBEL: Korean when the prompt has Hangul. */
+export function rebelLang(prompt: string): 'ko' | 'en' {
+  return /[\u1100-\u11ff\u3130-\u318f\uac00-\ud7a3]/.test(prompt) ? 'ko' : 'en';
+}
+
+/**
+ * `ask` with the REBEL opt-in (setting `groundgate.rebel`). Off, or when the prompt is not pushed,
+ * it is `engine.ask(prompt, options)`. On and pushed: the package builds the one-turn REBEL prompt
+ * over the search results (`rebelPrompt`, `k` passages), `send` gets the model's reply, the package's
+ * strict parser checks it and orders the passages (`rerankWith`), and `ask` applies that order
+ * before the budget (`rerank: {ranking, mode: "order"}`). A failed request or a reply the parser
+ * rejects keeps the BM25 order, and the note says why. The verdict never depends on the model.
+ */
+export async function askWithRebel(
+  engine: Engine,
+  prompt: string,
+  options: { session?: string; format?: string },
+  rebel: { enabled: boolean; k?: number },
+  send: (text: string) => Promise<string>,
+): Promise<RebelOutcome> {
+  if (!rebel.enabled) return { answer: engine.ask(prompt, options), note: '' };
+  // A probe without the session (it records nothing): is there anything to rerank?
+  const probe = engine.ask(prompt, { format: options.format });
+  if (probe.route !== 'push') return { answer: engine.ask(prompt, options), note: '' };
+  const keep = (why: string): RebelOutcome => ({ answer: engine.ask(prompt, options), note: `REBEL rerank not applied (${why}); BM25 order kept.` });
+  let p: RebelPrompt;
+  try {
+    p = engine.rebelPrompt({ query: prompt.slice(0, 20000), lang: rebelLang(prompt), k: rebel.k ?? 8 });
+  } catch (e) {
+    return keep(`no prompt: ${(e as Error).message}`);
+  }
+  let reply: string;
+  try {
+    reply = await send(p.prompt);
+  } catch (e) {
+    return keep(`the model did not answer: ${(e as Error).message}`);
+  }
+  let ranking: string[];
+  try {
+    ranking = engine.rerankWith(p, reply).ranking;
+  } catch (e) {
+    return keep(`the model's ranking was rejected: ${(e as Error).message}`);
+  }
+  const answer = engine.ask(prompt, { ...options, rerank: { ranking, mode: 'order' } });
+  return { answer, note: `REBEL rerank by the model applied: ${p.docs.length} passages ordered by relevance and depth, diversity, clarity, authority, recency.` };
 }
