@@ -140,6 +140,11 @@ function location(v) {
   return parts.join(' ');
 }
 
+/** A float as serde_json prints an f64 (14 → "14.0"). */
+function f64(v) {
+  return typeof v === 'number' && Number.isInteger(v) ? v.toFixed(1) : String(v);
+}
+
 /** The readable text of a tool result (the native CLI's layout). */
 function human(name, r) {
   const out = [];
@@ -148,6 +153,8 @@ function human(name, r) {
     if (!items(r, 'results').length) out.push('  (no hits)');
     for (const h of items(r, 'results')) {
       out.push(`${String(h.rank ?? 0).padStart(3)}. ${s(h, 'instance')}  ${s(h, 'source')}  ${location(h)}`);
+      // Detailed: the reference (what --fuse takes) and the scores, printed as serde_json does.
+      if (typeof h.ref === 'string') out.push(`     ref ${h.ref}  score ${f64(h.score)}  bm25 ${f64(h.bm25)}`);
       out.push(`     ${snippet(s(h, 'text'), 110)}`);
     }
   } else if (name === 'grep') {
