@@ -457,8 +457,8 @@ impl WasmEngine {
     #[wasm_bindgen(js_name = callTool)]
     pub fn call_tool(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "ToolName")] name: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "object")] args: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue,
+        args: JsValue,
     ) -> Result<JsValue, JsValue> {
         js_sys::JSON::parse(&self.tool_json(&string_arg(&name, "tool name")?, args)?)
     }
@@ -468,7 +468,7 @@ impl WasmEngine {
     #[wasm_bindgen(js_name = callToolJson)]
     pub fn call_tool_json(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "ToolName")] name: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue,
         #[wasm_bindgen(unchecked_param_type = "string")] args_json: JsValue,
     ) -> Result<String, JsValue> {
         let (name, args) = (string_arg(&name, "tool name")?, string_arg(&args_json, "arguments")?);
