@@ -247,6 +247,7 @@ fn bytes_arg(v: &JsValue) -> Result<&js_sys::Uint8Array, JsValue> {
 
 /// Copy index bytes from JS straight into the engine's shared buffer: one copy, not two (a `&[u8]`
 /// argument would be copied into wasm memory first, then into the `Arc`).
+#[allow(unsafe_code)] // `assume_init` of zeroed bytes (below): the one unsafe line in the bindings.
 fn shared_bytes(bytes: &js_sys::Uint8Array) -> Arc<[u8]> {
     let zeroed = Arc::<[u8]>::new_zeroed_slice(bytes.length() as usize);
     // SAFETY: all-zero bytes are valid `u8`s.
