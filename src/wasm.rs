@@ -592,16 +592,11 @@ impl WasmEngine {
     }
 }
 
-/// A JS arguments value as JSON text (`undefined`/`null`: empty, read as no arguments).
+/// A JS arguments value as JSON text (`undefined`/`null`: empty, read as no arguments); anything
+/// but an object is the typed error (one rule: [`object_json`]).
 #[cfg(feature = "tools")]
 fn json_arg(v: &JsValue, what: &'static str) -> Result<String, JsValue> {
-    if v.is_undefined() || v.is_null() {
-        return Ok(String::new());
-    }
-    js_sys::JSON::stringify(v)
-        .ok()
-        .and_then(|s| s.as_string())
-        .ok_or_else(|| js_error(Error::invalid(what, "not a JSON-compatible object")))
+    Ok(object_json(v, what)?.unwrap_or_default())
 }
 
 #[cfg(feature = "tools")]
