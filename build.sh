@@ -389,13 +389,22 @@ cmd_charts() {
   echo "tables: target/charts/{calibrate,curve,audit,funnel}.md"
 }
 
-cmd_fuzz() { # ./build.sh fuzz [SECONDS]
+cmd_fuzz() { # ./build.sh fuzz [SECONDS] [TARGET…]
   have cargo-fuzz || { say "cargo install cargo-fuzz"; cargo install -q --locked cargo-fuzz; }
   rustup toolchain list | grep -q nightly || die "cargo fuzz needs a nightly toolchain"
-  [ -f indexes/constitution.ggi ] || { cli; indexes; }
-  mkdir -p fuzz/corpus/open_search
+  [ -f indexes/constitution.ggi ] && [ -f indexes/pyfaq.ggi ] || { cli; indexes; }
+  local secs="${1:-600}"; shift || true
+  local targets=("$@"); [ ${#targets[@]} -gt 0 ] || targets=(open_search ask)
+  mkdir -p fuzz/corpus/open_search fuzz/corpus/ask
+  # open_search mutates whole files (checksums recomputed after each mutation: index::forge);
+  # ask starts from nothing (its input is a structured sequence of calls on built-in indexes).
   cp indexes/constitution.ggi fuzz/corpus/open_search/constitution.ggi
-  cargo +nightly fuzz run open_search fuzz/corpus/open_search -- -max_total_time="${1:-600}" -max_len=200000
+  local t
+  for t in "${targets[@]}"; do
+    say "cargo fuzz $t for ${secs}s (one at a time, niced)"
+    (cd fuzz && nice -n 19 cargo +nightly fuzz run "$t" "corpus/$t" -- -max_total_time="$secs" \
+      -max_len=200000 -print_final_stats=1)
+  done
 }
 
 cmd_serve() {
@@ -417,7 +426,8 @@ usage: ./build.sh [command]
            (needs ../shared/data)
   charts   the four SVG charts of docs/gate-bench.md for the default indexes → docs/charts/ (the
            trade-off, the budget curve, the audit, the funnel; needs ../shared/data)
-  fuzz [S] cargo-fuzz the index decoder + search for S seconds (default 600; needs nightly)
+  fuzz [S] [T…] cargo-fuzz targets T (default: open_search = crafted index files with checksums
+           recomputed, ask = prompts/options/tags/sessions) for S seconds each (default 600; nightly)
   serve    serve the browser demo on http://localhost:8080/www/ (PORT=…)
   help     this text
 EOF

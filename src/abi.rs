@@ -36,6 +36,10 @@
 //! passes `now_ms` in its options (session dedup needs one of them; the deadline gate never fires
 //! on a stopped clock). Single-threaded, like every wasm32-unknown-unknown module.
 
+// The C exports need `#[unsafe(no_mangle)]` (an exported symbol name is unsafe to declare: it may
+// clash); nothing else in this module is unsafe.
+#![allow(unsafe_code)]
+
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 

@@ -39,11 +39,14 @@
 //! ```
 //!
 //! Memory: an open index holds its bytes and a few hundred bytes of metadata; a search allocates
-//! one f32 per chunk. Quirk: the FST term dictionary is checksummed at open because its reader
-//! trusts its bytes; all other sections are bounds-checked on access and fully checked by
-//! [`Index::verify`].
+//! one f32 per chunk. The FST term dictionary is checksummed at open and decoded only through
+//! checked paths (a crafted file with valid CRCs is an error, not a panic); all other sections are
+//! bounds-checked on access and fully checked by [`Index::verify`].
 
 #![deny(missing_docs)]
+// No unsafe code in the library; the plain C exports (abi: `no_mangle` is unsafe to declare) and one
+// copy in the wasm bindings allow it where they stand, with the reason.
+#![deny(unsafe_code)]
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
 
 #[cfg(feature = "abi")]

@@ -190,25 +190,64 @@ fn from_js<T: serde::de::DeserializeOwned + Default>(
     value: JsValue,
     what: &'static str,
 ) -> Result<T, JsValue> {
-    if value.is_undefined() || value.is_null() {
-        return Ok(T::default());
+    match object_json(&value, what)? {
+        None => Ok(T::default()),
+        // Through JSON, so that serde's checks (unknown fields, types) apply exactly as natively.
+        Some(json) => serde_json::from_str(&json).map_err(|e| js_error(Error::invalid(what, e.to_string()))),
     }
-    // Through JSON, so that serde's checks (unknown fields, types) apply exactly as natively.
-    let json = js_sys::JSON::stringify(&value)
-        .ok()
-        .and_then(|s| s.as_string())
-        .ok_or_else(|| js_error(Error::invalid(what, "not a JSON-compatible object")))?;
-    serde_json::from_str(&json).map_err(|e| js_error(Error::invalid(what, e.to_string())))
 }
 
-/// A string argument from JS, or the typed error naming it (JS callers without TypeScript pass
-/// anything; a non-string must not reach the glue's string copy).
+/// An options or arguments object from JS as JSON text; `None` for `undefined` and `null`. Anything
+/// but an object whose JSON is an object is the typed error naming it: an array would pass serde as
+/// a sequence of fields, and a BigInt, a symbol, a function, a revoked Proxy or a throwing `toJSON`
+/// or getter has no JSON (`JSON.stringify` is imported with `catch`: its exception is caught inside
+/// the call and cannot unwind past the engine's borrow; `typeof` cannot throw).
+fn object_json(value: &JsValue, what: &'static str) -> Result<Option<String>, JsValue> {
+    if value.is_undefined() || value.is_null() {
+        return Ok(None);
+    }
+    if !value.is_object() {
+        return Err(js_error(Error::invalid(what, "must be an object")));
+    }
+    js_sys::JSON::stringify(value)
+        .ok()
+        .and_then(|s| s.as_string())
+        .filter(|s| s.starts_with('{'))
+        .map(Some)
+        .ok_or_else(|| js_error(Error::invalid(what, "not a JSON-compatible object")))
+}
+
+// Every JS entry point takes its arguments as `JsValue` and checks them here: JS callers without
+// TypeScript pass anything, and wasm-bindgen's glue for `&str`, `usize` or `&Uint8Array` parameters
+// either traps on the wrong type (a number reaching the string copy) or throws while the engine is
+// borrowed (the borrow is never released: every later call fails). A check in Rust, before any
+// work, gives the typed `invalid_argument` error naming the argument and leaves the engine as it was.
+
+/// A string argument from JS, or the typed error naming it.
 fn string_arg(v: &JsValue, name: &'static str) -> Result<String, JsValue> {
     v.as_string().ok_or_else(|| js_error(Error::invalid(name, "must be a string")))
 }
 
+/// A count (`k`) from JS: a whole number 0..=2³²−1 (the callee checks its own range), or the typed
+/// error naming it — NaN, ±Infinity, fractions, negatives, BigInts and non-numbers included.
+fn count_arg(v: &JsValue, name: &'static str) -> Result<usize, JsValue> {
+    let n = v.as_f64().ok_or_else(|| js_error(Error::invalid(name, "must be a number")))?;
+    if n.fract() != 0.0 || !(0.0..=f64::from(u32::MAX)).contains(&n) {
+        return Err(js_error(Error::invalid(name, format!("{n}: must be a whole number ≥ 0"))));
+    }
+    Ok(n as usize)
+}
+
+/// Index bytes from JS: a `Uint8Array` (a Node `Buffer` is one), or the typed error.
+fn bytes_arg(v: &JsValue) -> Result<&js_sys::Uint8Array, JsValue> {
+    v.dyn_ref::<js_sys::Uint8Array>().ok_or_else(|| {
+        js_error(Error::invalid("bytes", "must be a Uint8Array (a Node Buffer is one) holding a .ggi file"))
+    })
+}
+
 /// Copy index bytes from JS straight into the engine's shared buffer: one copy, not two (a `&[u8]`
 /// argument would be copied into wasm memory first, then into the `Arc`).
+#[allow(unsafe_code)] // `assume_init` of zeroed bytes (below): the one unsafe line in the bindings.
 fn shared_bytes(bytes: &js_sys::Uint8Array) -> Arc<[u8]> {
     let zeroed = Arc::<[u8]>::new_zeroed_slice(bytes.length() as usize);
     // SAFETY: all-zero bytes are valid `u8`s.
@@ -252,11 +291,21 @@ impl WasmEngine {
     /// Fix the clock at `ms` (reproducible output, e.g. for parity tests); `undefined` restores
     /// `Date.now()`.
     #[wasm_bindgen(js_name = setClock)]
-    pub fn set_clock(&mut self, ms: Option<f64>) {
-        match ms {
-            Some(t) => self.engine.set_clock(Box::new(FixedClock(t as u64))),
-            None => self.engine.set_clock(Box::new(JsClock)),
+    pub fn set_clock(
+        &mut self,
+        #[wasm_bindgen(unchecked_optional_param_type = "number")] ms: JsValue,
+    ) -> Result<(), JsValue> {
+        if ms.is_undefined() || ms.is_null() {
+            self.engine.set_clock(Box::new(JsClock));
+            return Ok(());
         }
+        // Milliseconds since the epoch, as `Date.now()` gives them: finite, ≥ 0, exact in an f64.
+        let t = ms.as_f64().ok_or_else(|| js_error(Error::invalid("ms", "must be a number or undefined")))?;
+        if !(0.0..=9_007_199_254_740_991.0).contains(&t) {
+            return Err(js_error(Error::invalid("ms", format!("{t}: must be 0..=2⁵³−1 milliseconds"))));
+        }
+        self.engine.set_clock(Box::new(FixedClock(t as u64)));
+        Ok(())
     }
 
     /// Load an instance from index bytes; `options`: `{sufficiency?, relevance?, anchors?}`.
@@ -269,12 +318,7 @@ impl WasmEngine {
         #[wasm_bindgen(unchecked_optional_param_type = "InstanceOptions")] options: JsValue,
     ) -> Result<(), JsValue> {
         let name = string_arg(&name, "instance name")?;
-        let bytes = bytes.dyn_ref::<js_sys::Uint8Array>().ok_or_else(|| {
-            js_error(Error::invalid(
-                "bytes",
-                "must be a Uint8Array (a Node Buffer is one) holding a .ggi file",
-            ))
-        })?;
+        let bytes = bytes_arg(&bytes)?;
         let opts: InstanceOptions = from_js(options, "options")?;
         self.engine.add_instance(&name, shared_bytes(bytes), opts).map_err(js_error)?;
         self.warm_up(&name);
@@ -283,8 +327,11 @@ impl WasmEngine {
 
     /// Unload an instance.
     #[wasm_bindgen(js_name = removeInstance)]
-    pub fn remove_instance(&mut self, name: &str) -> Result<(), JsValue> {
-        self.engine.remove_instance(name).map_err(js_error)
+    pub fn remove_instance(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue,
+    ) -> Result<(), JsValue> {
+        self.engine.remove_instance(&string_arg(&name, "instance name")?).map_err(js_error)
     }
 
     /// Loaded instance names.
@@ -294,8 +341,11 @@ impl WasmEngine {
 
     /// An instance's name, title, counts and settings.
     #[wasm_bindgen(unchecked_return_type = "IndexMeta")]
-    pub fn info(&self, instance: &str) -> Result<JsValue, JsValue> {
-        to_js(self.engine.index(instance).map_err(js_error)?.meta())
+    pub fn info(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] instance: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        to_js(self.engine.index(&string_arg(&instance, "instance")?).map_err(js_error)?.meta())
     }
 
     /// Decide and deliver evidence (the `ask` contract); `options`: `{session?, format?, now_ms?}`.
@@ -321,33 +371,51 @@ impl WasmEngine {
 
     /// Search one instance (no gates).
     #[wasm_bindgen(unchecked_return_type = "Hit[]")]
-    pub fn search(&self, instance: &str, query: &str, k: usize) -> Result<JsValue, JsValue> {
-        hits_to_js(&self.engine.search(instance, query, k).map_err(js_error)?)
+    pub fn search(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] instance: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string")] query: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number")] k: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let (instance, query) = (string_arg(&instance, "instance")?, string_arg(&query, "query")?);
+        hits_to_js(&self.engine.search(&instance, &query, count_arg(&k, "k")?).map_err(js_error)?)
     }
 
     /// Forget what a session has been shown.
     #[wasm_bindgen(js_name = clearSession)]
-    pub fn clear_session(&mut self, session: &str) {
-        self.engine.clear_session(session);
+    pub fn clear_session(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "string")] session: JsValue,
+    ) -> Result<(), JsValue> {
+        self.engine.clear_session(&string_arg(&session, "session")?);
+        Ok(())
     }
 
     /// What `session` has been shown within the dedup window, as text to store between processes
     /// (`groundgate-session 1`, then `INSTANCE CHUNK AT_MS` lines); `importSession` reads it back.
     #[wasm_bindgen(js_name = exportSession)]
-    pub fn export_session(&self, session: &str) -> Result<String, JsValue> {
-        Ok(self.engine.export_session(session).map_err(js_error)?.to_text())
+    pub fn export_session(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] session: JsValue,
+    ) -> Result<String, JsValue> {
+        Ok(self.engine.export_session(&string_arg(&session, "session")?).map_err(js_error)?.to_text())
     }
 
     /// Merge a stored session state (expired entries dropped); returns how many entries it keeps.
     #[wasm_bindgen(js_name = importSession)]
-    pub fn import_session(&mut self, session: &str, state: &str) -> Result<usize, JsValue> {
-        let state = crate::deliver::SessionState::parse(session, state).map_err(js_error)?;
+    pub fn import_session(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "string")] session: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string")] state: JsValue,
+    ) -> Result<usize, JsValue> {
+        let (session, state) = (string_arg(&session, "session")?, string_arg(&state, "state")?);
+        let state = crate::deliver::SessionState::parse(&session, &state).map_err(js_error)?;
         self.engine.import_session(&state).map_err(js_error)
     }
 
     /// The delivery rules for an agent's instructions, `lang` = `ko` or `en`.
-    pub fn rules(lang: &str) -> Result<String, JsValue> {
-        crate::deliver::rules::rules(lang).map(str::to_string).map_err(js_error)
+    pub fn rules(#[wasm_bindgen(unchecked_param_type = "string")] lang: JsValue) -> Result<String, JsValue> {
+        crate::deliver::rules::rules(&string_arg(&lang, "lang")?).map(str::to_string).map_err(js_error)
     }
 }
 
@@ -388,15 +456,24 @@ impl WasmEngine {
     /// Call pull tool `name` (`search`, `grep`, `sources`, `read`, `links`) with an arguments
     /// object; the result object (docs/tools.md). Throws an `Error` with `code` on bad arguments.
     #[wasm_bindgen(js_name = callTool)]
-    pub fn call_tool(&self, name: &str, args: JsValue) -> Result<JsValue, JsValue> {
-        js_sys::JSON::parse(&self.tool_json(name, args)?)
+    pub fn call_tool(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue,
+        args: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        js_sys::JSON::parse(&self.tool_json(&string_arg(&name, "tool name")?, args)?)
     }
 
     /// [`callTool`](Self::call_tool) with arguments and result as JSON text: byte-identical to the
     /// native library and the CLI's `result`.
     #[wasm_bindgen(js_name = callToolJson)]
-    pub fn call_tool_json(&self, name: &str, args_json: &str) -> Result<String, JsValue> {
-        tools::call_str(&self.engine, name, args_json).map_err(js_error)
+    pub fn call_tool_json(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string")] args_json: JsValue,
+    ) -> Result<String, JsValue> {
+        let (name, args) = (string_arg(&name, "tool name")?, string_arg(&args_json, "arguments")?);
+        tools::call_str(&self.engine, &name, &args).map_err(js_error)
     }
 
     /// Every tool's definition: name, title, description, inputSchema, outputSchema, annotations.
@@ -406,10 +483,16 @@ impl WasmEngine {
     }
 
     /// One JSON Lines request `{"id","tool","arguments"}` → its reply line `{"id","result"}` or
-    /// `{"id","error"}` (`""` for a blank line); never throws.
+    /// `{"id","error"}` (`""` for a blank line); never throws (a non-string is an error line).
     #[wasm_bindgen(js_name = handleLine)]
-    pub fn handle_line(&self, line: &str) -> String {
-        protocol::handle_line(&self.engine, line.as_bytes())
+    pub fn handle_line(&self, #[wasm_bindgen(unchecked_param_type = "string")] line: JsValue) -> String {
+        match line.as_string() {
+            Some(line) => protocol::handle_line(&self.engine, line.as_bytes()),
+            None => protocol::error_reply(
+                &serde_json::Value::Null,
+                &Error::invalid("line", "must be a string (one JSON Lines request)"),
+            ),
+        }
     }
 
     /// The `search` tool: BM25 over one or all instances, merged.
@@ -418,7 +501,7 @@ impl WasmEngine {
         &self,
         #[wasm_bindgen(unchecked_param_type = "SearchArgs")] args: JsValue,
     ) -> Result<JsValue, JsValue> {
-        self.call_tool("search", args)
+        js_sys::JSON::parse(&self.tool_json("search", args)?)
     }
 
     /// The `grep` tool: exact phrase after normalisation, matches marked « ».
@@ -427,7 +510,7 @@ impl WasmEngine {
         &self,
         #[wasm_bindgen(unchecked_param_type = "GrepArgs")] args: JsValue,
     ) -> Result<JsValue, JsValue> {
-        self.call_tool("grep", args)
+        js_sys::JSON::parse(&self.tool_json("grep", args)?)
     }
 
     /// The `sources` tool: every source and its locations.
@@ -436,7 +519,7 @@ impl WasmEngine {
         &self,
         #[wasm_bindgen(unchecked_optional_param_type = "SourcesArgs")] args: JsValue,
     ) -> Result<JsValue, JsValue> {
-        self.call_tool("sources", args)
+        js_sys::JSON::parse(&self.tool_json("sources", args)?)
     }
 
     /// The `read` tool: the text at a location with its citation.
@@ -445,7 +528,7 @@ impl WasmEngine {
         &self,
         #[wasm_bindgen(unchecked_param_type = "ReadArgs")] args: JsValue,
     ) -> Result<JsValue, JsValue> {
-        self.call_tool("read", args)
+        js_sys::JSON::parse(&self.tool_json("read", args)?)
     }
 
     /// The `links` tool: a source's links, resolved to loaded sources.
@@ -454,7 +537,7 @@ impl WasmEngine {
         &self,
         #[wasm_bindgen(unchecked_param_type = "LinksArgs")] args: JsValue,
     ) -> Result<JsValue, JsValue> {
-        self.call_tool("links", args)
+        js_sys::JSON::parse(&self.tool_json("links", args)?)
     }
 }
 
@@ -509,30 +592,18 @@ impl WasmEngine {
     }
 }
 
-/// A JS arguments value as JSON text (`undefined`/`null`: empty, read as no arguments).
+/// A JS arguments value as JSON text (`undefined`/`null`: empty, read as no arguments); anything
+/// but an object is the typed error (one rule: [`object_json`]).
 #[cfg(feature = "tools")]
 fn json_arg(v: &JsValue, what: &'static str) -> Result<String, JsValue> {
-    if v.is_undefined() || v.is_null() {
-        return Ok(String::new());
-    }
-    js_sys::JSON::stringify(v)
-        .ok()
-        .and_then(|s| s.as_string())
-        .ok_or_else(|| js_error(Error::invalid(what, "not a JSON-compatible object")))
+    Ok(object_json(v, what)?.unwrap_or_default())
 }
 
 #[cfg(feature = "tools")]
 impl WasmEngine {
     /// A tool call with JS arguments (through JSON, as natively); the result as JSON text.
     fn tool_json(&self, name: &str, args: JsValue) -> Result<String, JsValue> {
-        let json = if args.is_undefined() || args.is_null() {
-            String::new()
-        } else {
-            js_sys::JSON::stringify(&args)
-                .ok()
-                .and_then(|s| s.as_string())
-                .ok_or_else(|| js_error(Error::invalid("arguments", "not a JSON-compatible object")))?
-        };
+        let json = object_json(&args, "arguments")?.unwrap_or_default();
         tools::call_str(&self.engine, name, &json).map_err(js_error)
     }
 }
@@ -547,8 +618,10 @@ pub struct WasmIndex {
 impl WasmIndex {
     /// Open index bytes (copied once into wasm memory; not decoded).
     #[wasm_bindgen(constructor)]
-    pub fn new(bytes: &js_sys::Uint8Array) -> Result<WasmIndex, JsValue> {
-        Index::open(shared_bytes(bytes)).map(|index| WasmIndex { index }).map_err(js_error)
+    pub fn new(
+        #[wasm_bindgen(unchecked_param_type = "Uint8Array")] bytes: JsValue,
+    ) -> Result<WasmIndex, JsValue> {
+        Index::open(shared_bytes(bytes_arg(&bytes)?)).map(|index| WasmIndex { index }).map_err(js_error)
     }
 
     /// Check every section's checksum; throws on corruption.
@@ -558,14 +631,24 @@ impl WasmIndex {
 
     /// The best `k` hits for `query`, with citations (the `search --jsonl` hit objects).
     #[wasm_bindgen(unchecked_return_type = "Hit[]")]
-    pub fn search(&self, query: &str, k: usize) -> Result<JsValue, JsValue> {
-        hits_to_js(&search::search(&self.index, query, k).map_err(js_error)?)
+    pub fn search(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] query: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number")] k: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let (query, k) = (string_arg(&query, "query")?, count_arg(&k, "k")?);
+        hits_to_js(&search::search(&self.index, &query, k).map_err(js_error)?)
     }
 
     /// The same hits as a JSON string, byte-identical to the native CLI's `hits` array.
     #[wasm_bindgen(js_name = searchJson)]
-    pub fn search_json(&self, query: &str, k: usize) -> Result<String, JsValue> {
-        to_json(&search::search(&self.index, query, k).map_err(js_error)?)
+    pub fn search_json(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] query: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number")] k: JsValue,
+    ) -> Result<String, JsValue> {
+        let (query, k) = (string_arg(&query, "query")?, count_arg(&k, "k")?);
+        to_json(&search::search(&self.index, &query, k).map_err(js_error)?)
     }
 
     /// Name, title, counts and settings.

@@ -32,10 +32,10 @@ pub const VERSION: u32 = 3;
 /// The oldest format version this build reads.
 pub const MIN_VERSION: u32 = 1;
 
-const HEADER_LEN: usize = 20;
-const ENTRY_LEN: usize = 16;
+pub(crate) const HEADER_LEN: usize = 20;
+pub(crate) const ENTRY_LEN: usize = 16;
 /// Most sections a file may declare (a sanity bound for the table read).
-const MAX_SECTIONS: u32 = 64;
+pub(crate) const MAX_SECTIONS: u32 = 64;
 
 /// The sections of an index.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]

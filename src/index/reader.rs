@@ -1,7 +1,8 @@
 //! Opens index bytes: cheap checks at open, bounds-checked access after.
 //!
 //! [`Index::open`] reads the header and section table, decodes the small `meta` section, checks the
-//! CRC of the term dictionary (the FST reader trusts its bytes, so they are verified before use) and
+//! CRC of the term dictionary (lookups decode it through checked paths: `get_checked` in the vendored
+//! FST, so a crafted dictionary with valid CRCs is an error, not a panic) and
 //! checks that every fixed-width section has the size the counts imply. Nothing else is read until
 //! asked for; [`Index::verify`] checks every CRC. Every later access is bounds-checked and returns
 //! [`Error::Corrupt`] rather than panicking.
@@ -10,7 +11,7 @@ use std::ops::Deref;
 use std::sync::Arc;
 
 use bincode::Options;
-use tantivy_fst::Map;
+use tantivy_fst::raw::Fst;
 
 use super::format::{self, Section, SectionId, read_u32};
 use super::records::{self, CHUNK_LEN, NO_PAGE, SOURCE_LEN};
@@ -55,7 +56,7 @@ pub struct Index<D = Arc<[u8]>> {
     data: D,
     sections: Vec<Section>,
     meta: IndexMeta,
-    terms: Map<SubSlice<D>>,
+    terms: Fst<SubSlice<D>>,
     n_terms: u32,
     version: u32,
     norms: Vec<f32>,
@@ -84,9 +85,7 @@ impl<D: AsRef<[u8]> + Clone> Index<D> {
         let terms_s = sec(SectionId::Terms)?;
         format::check_crc(bytes, &terms_s)?;
         let sub = SubSlice { data: data.clone(), start: terms_s.offset, end: terms_s.offset + terms_s.len };
-        let terms = tantivy_fst::raw::Fst::new(sub)
-            .map(Map::from)
-            .map_err(|e| Error::corrupt("terms", e.to_string()))?;
+        let terms = Fst::new(sub).map_err(|e| Error::corrupt("terms", e.to_string()))?;
         let n_terms = u32::try_from(terms.len()).map_err(|_| Error::corrupt("terms", "too many terms"))?;
 
         let expect = |id: SectionId, want: u64| -> Result<()> {
@@ -177,8 +176,11 @@ impl<D: AsRef<[u8]> + Clone> Index<D> {
 
     /// Look a term up in the dictionary.
     pub fn term(&self, term: &str) -> Result<Option<TermInfo>> {
-        let Some(ord) = self.terms.get(term.as_bytes()) else { return Ok(None) };
-        let ord = u32::try_from(ord).map_err(|_| Error::corrupt("terms", "ordinal overflow"))?;
+        // Checked decoding: a CRC proves no accident, not a well-formed FST (crafted files).
+        let found =
+            self.terms.get_checked(term.as_bytes()).map_err(|e| Error::corrupt("terms", e.to_string()))?;
+        let Some(ord) = found else { return Ok(None) };
+        let ord = u32::try_from(ord.value()).map_err(|_| Error::corrupt("terms", "ordinal overflow"))?;
         if ord >= self.n_terms {
             return Err(Error::corrupt("terms", format!("ordinal {ord} ≥ term count {}", self.n_terms)));
         }

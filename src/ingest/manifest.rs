@@ -230,12 +230,11 @@ impl Manifest {
         let text = fs.read_to_string(path)?;
         let m: Manifest =
             toml::from_str(&text).map_err(|e| Error::input(path.display().to_string(), e.to_string()))?;
-        if m.name.trim().is_empty()
-            || !m.name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
-        {
+        // The engine's rule (one home: `engine::valid_name`), so every index built loads.
+        if !crate::engine::valid_name(&m.name) {
             return Err(Error::input(
                 path.display().to_string(),
-                "name must be ASCII letters, digits, - or _",
+                format!("name {:?}: use 1–64 ASCII letters, digits, - or _", m.name),
             ));
         }
         if m.inputs.is_empty() {
@@ -521,6 +520,21 @@ mod tests {
         let e = m.build_from(&broken, &data, |_, _| {}).unwrap_err();
         assert_eq!(e.code(), "input");
         assert!(e.to_string().contains(&victim.display().to_string()), "{e}");
+    }
+
+    #[test]
+    fn instance_names_follow_the_engines_rule() {
+        let at = PathBuf::from("/m.toml");
+        let load = |name: &str| {
+            let text = format!("name = {name:?}\n[[input]]\nformat = \"html\"\npath = \"d\"\n");
+            Manifest::load_from(&MemFs([(at.clone(), text.into_bytes())].into()), &at)
+        };
+        assert!(load(&"a".repeat(64)).is_ok());
+        for bad in ["", " ", "a b", "한국", &"a".repeat(65)] {
+            let e = load(bad).unwrap_err();
+            assert_eq!(e.code(), "input", "{bad:?}");
+            assert!(!crate::engine::valid_name(bad));
+        }
     }
 
     #[test]

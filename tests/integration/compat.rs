@@ -23,6 +23,9 @@ fn frozen_versions_still_read_and_rank_the_same() {
         let idx = Index::open(&bytes[..]).expect("fixture opens");
         idx.verify().expect("fixture checksums");
         let expected = std::fs::read_to_string(dir.join("expected.jsonl")).expect("expected");
+        // One expected line per query: a `zip` alone would stop at the shorter and check less.
+        assert_eq!(expected.lines().count(), queries.len(), "v{v}: expected.jsonl vs queries.jsonl");
+        assert!(!queries.is_empty());
         for (q, want) in queries.iter().zip(expected.lines()) {
             let hits = search::search(&idx, q["query"].as_str().expect("query"), 3).expect("search");
             let got = serde_json::json!({"id": q["id"], "hits": hits});

@@ -6,6 +6,7 @@ mod charts;
 mod cli;
 mod compat;
 mod default_indexes;
+mod forged;
 mod format_errors;
 mod rerank;
 mod session;

@@ -30,7 +30,7 @@ use crate::stream::{IntoStreamer, Streamer};
 
 pub use self::build::Builder;
 pub use self::error::Error;
-use self::node::node_new;
+use self::node::{node_checked, node_new};
 pub use self::node::{Node, Transitions};
 pub use self::ops::{
     Chain, Difference, IndexedValue, Intersection, OpBuilder, SymmetricDifference, Union,
@@ -325,13 +325,14 @@ impl<Data: Deref<Target = [u8]>> Fst<Data> {
             .into());
         }
         let ty = (&data[8..]).read_u64::<LittleEndian>().unwrap();
+        // Patched (PATCHED.md): a number that does not fit a usize is a format error, not a panic.
         let root_addr = {
             let mut last = &data[data.len() - 8..];
-            u64_to_usize(last.read_u64::<LittleEndian>().unwrap())
+            usize::try_from(last.read_u64::<LittleEndian>().unwrap()).map_err(|_| Error::Format)?
         };
         let len = {
             let mut last2 = &data[data.len() - 16..];
-            u64_to_usize(last2.read_u64::<LittleEndian>().unwrap())
+            usize::try_from(last2.read_u64::<LittleEndian>().unwrap()).map_err(|_| Error::Format)?
         };
         // The root node is always the last node written, so its address should
         // be near the end. After the root node is written, we still have to
@@ -353,7 +354,14 @@ impl<Data: Deref<Target = [u8]>> Fst<Data> {
         // 32 bytes (8 byte u64 each).
         //
         // This is essentially our own little checksum.
-        if (root_addr == EMPTY_ADDRESS && data.len() != 32) && root_addr + 17 != data.len() {
+        // Patched (PATCHED.md): the published check applied only to the empty root (`&&` where
+        // upstream fst has `||`), so any root address passed.
+        let root_ok = if root_addr == EMPTY_ADDRESS {
+            data.len() == 32
+        } else {
+            root_addr.checked_add(17) == Some(data.len())
+        };
+        if !root_ok {
             return Err(Error::Format.into());
         }
         Ok(Fst {
@@ -389,6 +397,31 @@ impl<Data: Deref<Target = [u8]>> Fst<Data> {
         } else {
             Some(out.cat(node.final_output()))
         }
+    }
+
+    /// [`Fst::get`] for untrusted bytes: every node on the key's path is
+    /// decoded with checked offsets and the outputs are summed with a checked
+    /// add, so crafted bytes give `Error::Format`, never a panic.
+    /// (Patched in for groundgate: see PATCHED.md.)
+    pub fn get_checked<B: AsRef<[u8]>>(&self, key: B) -> Result<Option<Output>> {
+        let data: &[u8] = &self.data;
+        let version = self.meta.version;
+        let bad = || crate::Error::from(Error::Format);
+        let mut node = node_checked(version, self.meta.root_addr, data).ok_or_else(bad)?;
+        let mut out: u64 = 0;
+        for &b in key.as_ref() {
+            let Some(i) = node.find_input(b) else {
+                return Ok(None);
+            };
+            let t = node.transition_checked(i).ok_or_else(bad)?;
+            out = out.checked_add(t.out.value()).ok_or_else(bad)?;
+            node = node_checked(version, t.addr, data).ok_or_else(bad)?;
+        }
+        if !node.is_final() {
+            return Ok(None);
+        }
+        let out = out.checked_add(node.final_output().value()).ok_or_else(bad)?;
+        Ok(Some(Output::new(out)))
     }
 
     /// Returns true if and only if the given key is in this FST.

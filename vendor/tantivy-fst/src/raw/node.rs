@@ -118,6 +118,83 @@ pub fn node_new(version: u64, addr: CompiledAddr, data: &[u8]) -> Node {
     }
 }
 
+/// [`node_new`] for untrusted bytes: every offset the node's accessors
+/// ([`Node::find_input`], [`Node::final_output`], [`Node::transition_checked`])
+/// will use is checked here, so crafted bytes give `None`, never a panic.
+/// (Patched in for groundgate: see PATCHED.md.)
+pub fn node_checked(version: u64, addr: CompiledAddr, data: &[u8]) -> Option<Node> {
+    use self::State::*;
+    if addr == EMPTY_ADDRESS {
+        return Some(node_new(version, addr, data));
+    }
+    let data = data.get(..=addr)?;
+    let state = State::new(data, addr);
+    let node = match state {
+        EmptyFinal => return None,
+        OneTransNext(s) => {
+            let end = addr.checked_sub(s.input_len())?;
+            if end == 0 {
+                return None; // its transition address would be end - 1
+            }
+            Node {
+                data,
+                version,
+                state,
+                start: addr,
+                end,
+                is_final: false,
+                sizes: PackSizes::new(),
+                ntrans: 1,
+                final_output: Output::zero(),
+            }
+        }
+        OneTrans(s) => {
+            let at = addr.checked_sub(s.input_len() + 1)?;
+            let sizes = PackSizes::decode(data[at]);
+            let (tsize, osize) = (sizes.transition_pack_size(), sizes.output_pack_size());
+            if !(1..=8).contains(&tsize) || osize > 8 {
+                return None;
+            }
+            Node {
+                data,
+                version,
+                state,
+                start: addr,
+                end: at.checked_sub(tsize + osize)?,
+                is_final: false,
+                ntrans: 1,
+                sizes,
+                final_output: Output::zero(),
+            }
+        }
+        AnyTrans(s) => {
+            // The pack-size byte; when the count has a byte of its own, it is at addr - 1 > at.
+            let at = addr.checked_sub(s.ntrans_len() + 1)?;
+            let ntrans = s.ntrans(data);
+            let sizes = PackSizes::decode(data[at]);
+            let (tsize, osize) = (sizes.transition_pack_size(), sizes.output_pack_size());
+            if tsize > 8 || osize > 8 || (ntrans > 0 && tsize == 0) {
+                return None;
+            }
+            let final_osize = if s.is_final_state() { osize } else { 0 };
+            let span = s.total_trans_size(version, sizes, ntrans) + ntrans * osize + final_osize;
+            let end = at.checked_sub(span)?;
+            Node {
+                data,
+                version,
+                state,
+                start: addr,
+                end,
+                is_final: s.is_final_state(),
+                ntrans,
+                sizes,
+                final_output: s.final_output(version, data, sizes, ntrans),
+            }
+        }
+    };
+    Some(node)
+}
+
 impl<'f> Node<'f> {
     /// Returns an iterator over all transitions in this node in lexicographic
     /// order.
@@ -157,6 +234,50 @@ impl<'f> Node<'f> {
             },
             EmptyFinal => panic!("out of bounds"),
         }
+    }
+
+    /// [`Node::transition`] for a node made by [`node_checked`]: `None` for an
+    /// index out of range or a target address before the start of the FST.
+    #[inline]
+    pub fn transition_checked(&self, i: usize) -> Option<Transition> {
+        use self::State::*;
+        if i >= self.ntrans {
+            return None;
+        }
+        let (inp, out, at) = match self.state {
+            OneTransNext(s) => {
+                return Some(Transition {
+                    inp: s.input(self),
+                    out: Output::zero(),
+                    addr: self.end.checked_sub(1)?,
+                })
+            }
+            OneTrans(s) => (
+                s.input(self),
+                s.output(self),
+                self.end + self.sizes.output_pack_size(),
+            ),
+            AnyTrans(s) => {
+                let tsize = self.sizes.transition_pack_size();
+                let at = self.start
+                    - s.ntrans_len()
+                    - 1 // pack size
+                    - s.trans_index_size(self.version, self.ntrans)
+                    - self.ntrans // inputs
+                    - (i * tsize) // the previous transition addresses
+                    - tsize; // the desired transition address
+                (s.input(self, i), s.output(self, i), at)
+            }
+            EmptyFinal => return None,
+        };
+        let tsize = self.sizes.transition_pack_size();
+        let delta = usize::try_from(unpack_uint(self.data.get(at..)?, tsize as u8)).ok()?;
+        let addr = if delta == EMPTY_ADDRESS {
+            EMPTY_ADDRESS
+        } else {
+            self.end.checked_sub(delta)?
+        };
+        Some(Transition { inp, out, addr })
     }
 
     /// Returns the transition address of the `i`th transition.

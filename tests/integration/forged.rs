@@ -1,0 +1,209 @@
+//! Crafted index files: bytes of each section changed and every checksum recomputed (CRC32 is
+//! public), then open + verify + search + every chunk/source/anchor/glossary/gate read + ask +
+//! every pull tool. Any outcome but a panic is fine: an answer or a typed error. The count of
+//! panics (caught with `catch_unwind`) must be 0.
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::Arc;
+
+use groundgate::index::forge::{fix_checksums, mutate_section};
+use groundgate::index::format::{SectionId, raw_sections};
+use groundgate::{AskOptions, Engine, Index, InstanceOptions, search, tools};
+
+use crate::util::excerpt_index;
+
+/// xorshift64*: a seeded, dependency-free generator (the variants must be the same every run).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        if n == 0 { 0 } else { (self.next() % n as u64) as usize }
+    }
+}
+
+/// Values that trip decoders: zero, ones, sign bits, lengths, counts.
+const EDGE: [u32; 10] = [0, 1, 2, 0x7F, 0x80, 0xFF, 0xFFFF, 0x7FFF_FFFF, 0x8000_0000, u32::MAX];
+
+/// One mutation of a section's bytes: flips, edge values, u32 fields, cuts and growth.
+fn mutate(rng: &mut Rng, data: &mut Vec<u8>) {
+    let n = data.len();
+    match rng.below(8) {
+        0 if n > 0 => {
+            let at = rng.below(n);
+            data[at] ^= 1 << rng.below(8);
+        }
+        1 if n > 0 => {
+            for _ in 0..1 + rng.below(8) {
+                let at = rng.below(n);
+                data[at] = rng.next() as u8;
+            }
+        }
+        2 if n >= 4 => {
+            let at = rng.below(n / 4) * 4; // aligned: most fields are u32 LE
+            let v = EDGE[rng.below(EDGE.len())];
+            data[at..at + 4].copy_from_slice(&v.to_le_bytes());
+        }
+        3 if n >= 4 => {
+            let at = rng.below(n - 3);
+            let v = (rng.next() as u32) % (2 * n as u32 + 2);
+            data[at..at + 4].copy_from_slice(&v.to_le_bytes());
+        }
+        4 if n > 0 => {
+            let at = rng.below(n);
+            data[at] = [0x00, 0xFF, 0x80, 0x7F, 0xC0, 0x40][rng.below(6)];
+        }
+        5 if n > 0 => data.truncate(rng.below(n)),
+        6 => {
+            for _ in 0..1 + rng.below(64) {
+                data.push(rng.next() as u8);
+            }
+        }
+        _ if n >= 2 => {
+            // Swap two spans: plausible values in implausible places.
+            let (a, b) = (rng.below(n), rng.below(n));
+            let len = rng.below(16).min(n - a.max(b));
+            for k in 0..len {
+                data.swap(a + k, b + k);
+            }
+        }
+        _ => data.push(0),
+    }
+}
+
+/// Everything a host can do with an index. Returns how many calls answered (the rest erred).
+fn exercise(bytes: &[u8]) -> usize {
+    let mut answered = 0;
+    let mut tally = |ok: bool| answered += ok as usize;
+    let Ok(index) = Index::open(bytes) else { return 0 };
+    tally(index.verify().is_ok());
+    for q in ["대한민국 주권", "거주 이전의 자유", "python list", "제1조", "찾기 도구 모음", "tuple"]
+    {
+        if let Ok(hits) = search::search(&index, q, 10) {
+            tally(true);
+            for h in hits {
+                tally(index.chunk(h.chunk).is_ok());
+            }
+        }
+    }
+    for c in 0..index.chunk_count().min(200) {
+        tally(index.chunk(c).is_ok());
+        tally(index.chunk_key(c).is_ok());
+        tally(index.doc_len(c).is_ok());
+    }
+    for s in 0..index.source_count().min(50) {
+        tally(index.source(s).is_ok());
+    }
+    tally(index.anchors().is_ok());
+    tally(index.glossary().is_ok());
+    tally(index.gate_model().is_ok());
+    let Ok(mut engine) = Engine::new(Default::default()) else { return answered };
+    if engine.add_instance("forged", Arc::<[u8]>::from(bytes), InstanceOptions::default()).is_err() {
+        return answered;
+    }
+    let session = AskOptions { session: Some("s".into()), now_ms: Some(1_000), ..Default::default() };
+    for p in [
+        "대한민국의 주권은 누구에게 있나요?",
+        "거주·이전의 자유는 어떻게 보장되나요?",
+        "Why are tuples immutable?",
+    ] {
+        tally(engine.ask(p, &AskOptions::default()).is_ok());
+        tally(engine.ask(p, &session).is_ok());
+    }
+    let args = [
+        ("search", r#"{"query":"대한민국 주권","k":20,"detailed":true}"#.to_string()),
+        ("grep", r#"{"text":"자유","limit":50}"#.to_string()),
+        ("sources", "{}".to_string()),
+        ("read", r#"{"instance":"forged","source":"constitution","article":"1","around":2}"#.to_string()),
+        ("read", r#"{"instance":"forged","source":"constitution","chunk":0}"#.to_string()),
+        ("links", r#"{"instance":"forged","source":"constitution"}"#.to_string()),
+    ];
+    for (tool, a) in &args {
+        tally(tools::call_str(&engine, tool, a).is_ok());
+    }
+    // Every source by its id, read and linked (ids come from the forged strings).
+    for s in 0..index.source_count().min(20) {
+        if let Ok(src) = index.source(s) {
+            let id = serde_json::to_string(&src.id).unwrap_or_default();
+            tally(
+                tools::call_str(&engine, "read", &format!(r#"{{"instance":"forged","source":{id}}}"#))
+                    .is_ok(),
+            );
+            tally(
+                tools::call_str(&engine, "links", &format!(r#"{{"instance":"forged","source":{id}}}"#))
+                    .is_ok(),
+            );
+        }
+    }
+    answered
+}
+
+/// The excerpt index with a gate section (so section 12 is forged too; the build writes 13).
+fn base() -> Vec<u8> {
+    let model = groundgate::gate::GateModel::default();
+    groundgate::index::with_gate_model(excerpt_index(), &model).expect("gate section")
+}
+
+#[test]
+fn forged_sections_never_panic() {
+    let base = base();
+    let sections: Vec<u32> = raw_sections(&base).expect("sections").iter().map(|(id, _)| *id).collect();
+    // Every section the format knows, the optional ones (gate, background) included.
+    let known = SectionId::ALL.len() + SectionId::OPTIONAL.len();
+    assert_eq!(sections.len(), known, "the base must have every section: {sections:?}");
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let (mut variants, mut panics, mut opened) = (0, 0, 0);
+    // A panic's message goes to stderr through the hook; keep the output readable: count instead.
+    let hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    for &id in &sections {
+        // The term dictionary (an FST, section 2) gets more: its decoder is the least checked.
+        let rounds = if id == 2 { 120 } else { 40 };
+        for round in 0..rounds {
+            let bytes = mutate_section(&base, id, |d| {
+                for _ in 0..1 + round % 3 {
+                    mutate(&mut rng, d);
+                }
+            })
+            .expect("re-framed");
+            variants += 1;
+            opened += Index::open(bytes.as_slice()).is_ok() as usize;
+            if catch_unwind(AssertUnwindSafe(|| exercise(&bytes))).is_err() {
+                panics += 1;
+                eprintln!("panic: section {id}, round {round}");
+            }
+        }
+    }
+    // Whole-file mutations too (table entries included), with every checksum fixed after.
+    for round in 0..120 {
+        let mut bytes = base.clone();
+        for _ in 0..1 + round % 4 {
+            let at = rng.below(bytes.len());
+            bytes[at] = rng.next() as u8;
+        }
+        fix_checksums(&mut bytes);
+        variants += 1;
+        opened += Index::open(bytes.as_slice()).is_ok() as usize;
+        if catch_unwind(AssertUnwindSafe(|| exercise(&bytes))).is_err() {
+            panics += 1;
+            eprintln!("panic: whole file, round {round}");
+        }
+    }
+    std::panic::set_hook(hook);
+    eprintln!("forged variants: {variants}, opened: {opened}, panics: {panics}");
+    assert!(variants >= 400);
+    assert!(opened >= 200, "most variants must get past the checksums: {opened} of {variants}");
+    assert_eq!(panics, 0, "{panics} of {variants} forged files panicked");
+}
+
+#[test]
+fn the_unforged_base_answers() {
+    // The exercise is not vacuous: on the valid file nearly every call answers.
+    let n = exercise(&base());
+    assert!(n > 50, "{n}");
+}

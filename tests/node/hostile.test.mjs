@@ -1,0 +1,167 @@
+// Hostile JS calls (issue 14): a seeded random sequence of ≥ 2,000 calls of every method of the wasm
+// package's Engine and Index with values no TypeScript caller would pass — null, undefined,
+// numbers (NaN, ±Infinity, 1e9, fractions), huge strings, lone surrogates, objects, arrays, typed
+// arrays of the wrong kind, BigInt, symbols, functions, throwing getters, throwing toJSON, revoked
+// Proxies, cycles. After each call a probe `askJson` must answer byte for byte as before. Counted:
+// traps (WebAssembly.RuntimeError), untyped throws (an Error without one of the typed codes, e.g. a
+// TypeError from the glue), poisoned objects (the probe throws), changed answers. All must be 0.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const require = createRequire(import.meta.url);
+const gg = require(path.join(root, 'pkg/node/groundgate.js'));
+const bytes = readFileSync(path.join(root, 'tests/fixtures/v1/excerpts.ggi'));
+
+const CODES = new Set(['bad_magic', 'unsupported_version', 'truncated', 'checksum', 'corrupt', 'input', 'invalid_argument']);
+const CALLS = 2400;
+
+// mulberry32: the same sequence every run.
+function rng(seed) {
+  return () => {
+    seed = (seed + 0x6D2B79F5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function hostileValues() {
+  const revoked = Proxy.revocable({}, {});
+  revoked.revoke();
+  const cycle = {};
+  cycle.self = cycle;
+  return [
+    null, undefined, true, false, 0, -1, 42, 3.5, NaN, Infinity, -Infinity, 1e9, -1e9, 2 ** 53, 2 ** 64,
+    Number.MAX_VALUE, Number.MIN_VALUE, -0,
+    '', ' ', 'x', 'nope', 'search', 'ko', '#', '\u0000', '\ud800', '\udfff\ud800', '가'.repeat(300_000),
+    'a'.repeat(2_000_000), '{"id":1,"tool":"sources"}', '{"query":', '[]', 'null', '{"id":1e400}',
+    'groundgate-session 1\nprobe 0 1\n', 'groundgate-session 1\nx 4294967296 -1\n',
+    {}, { a: 1 }, { query: 42 }, { query: null }, { k: 1e9 }, { session: 5 }, { format: 'huge' }, { now_ms: -1 },
+    { rerank: { k: NaN } }, { top_k: 1e9 }, { anchors: [null] }, { sufficiency: 2 },
+    { instance: 'probe', source: {}, chunk: -1 }, { instance: 'probe', source: 'constitution', chunk: 1e9 },
+    { query: 'x', k: 2 ** 31 }, { text: '', limit: 1e9 }, { toJSON() { throw new Error('boom'); } },
+    { get query() { throw new Error('getter'); } }, Object.create(null), cycle, revoked.proxy,
+    [], [1, 2], ['x'], [null], new Array(5),
+    new Uint8Array([0, 1, 2]), new Uint8Array(0), new Uint16Array([1, 2]), new Int8Array(4), new Float64Array([NaN]),
+    new BigInt64Array(2), new ArrayBuffer(16), new DataView(new ArrayBuffer(4)), Buffer.from('not an index'),
+    10n, -1n, 2n ** 70n, Symbol('s'), Symbol.iterator, () => 1, function named() {}, class K {},
+    new Date(), /re/g, new Map([[1, 2]]), new Set([1]), new Error('e'), Promise.resolve(1), new WeakMap(),
+    globalThis,
+  ];
+}
+
+test(`${CALLS} hostile calls: 0 traps, 0 untyped throws, 0 poisoned objects, 0 changed answers`, () => {
+  const values = hostileValues();
+  const random = rng(0x14_2026);
+  const pick = () => values[Math.floor(random() * values.length)];
+  const engine = new gg.Engine();
+  engine.addInstance('probe', bytes, { sufficiency: 0, relevance: 0 });
+  const index = new gg.Index(bytes);
+  const probe = () => {
+    engine.setClock(0);
+    return engine.askJson('대한민국의 주권은 누구에게 있나요? #probe') + index.searchJson('거주 이전의 자유', 3);
+  };
+  const before = probe();
+  // Every method and constructor, with one to three hostile arguments.
+  const methods = {
+    'new Engine': (a) => new gg.Engine(a),
+    setClock: (a) => engine.setClock(a),
+    addInstance: (a, b, c) => engine.addInstance(a, b, c),
+    // With real bytes a hostile name or options may be accepted: then unloaded again, so that the
+    // probe's answer (which spans every loaded instance) stays the same.
+    'addInstance(name, bytes, options)': (a, b, c) => {
+      const name = typeof a === 'string' && a !== 'probe' ? a : 'other';
+      engine.addInstance(name, bytes, c);
+      engine.removeInstance(name);
+    },
+    'addInstance(name, bad bytes)': (a, b) => engine.addInstance('other', b),
+    removeInstance: (a) => engine.removeInstance(a === 'probe' ? 'other' : a),
+    instances: () => engine.instances(),
+    info: (a) => engine.info(a),
+    ask: (a, b) => engine.ask(a, b),
+    askJson: (a, b) => engine.askJson(a, b),
+    'ask(prompt, options)': (a, b) => engine.ask('대한민국의 주권은?', b),
+    search: (a, b, c) => engine.search(a, b, c),
+    'search(probe, q, k)': (a, b, c) => engine.search('probe', '주권', c),
+    clearSession: (a) => engine.clearSession(a),
+    exportSession: (a) => engine.exportSession(a),
+    importSession: (a, b) => engine.importSession(a, b),
+    rules: (a) => gg.Engine.rules(a),
+    callTool: (a, b) => engine.callTool(a, b),
+    'callTool(name, args)': (a, b) => engine.callTool(['search', 'grep', 'sources', 'read', 'links'][Math.floor(random() * 5)], b),
+    callToolJson: (a, b) => engine.callToolJson(a, b),
+    toolDefinitions: () => gg.Engine.toolDefinitions(),
+    handleLine: (a) => engine.handleLine(a),
+    searchTool: (a) => engine.searchTool(a),
+    grep: (a) => engine.grep(a),
+    sources: (a) => engine.sources(a),
+    read: (a) => engine.read(a),
+    links: (a) => engine.links(a),
+    rebelPrompt: (a) => engine.rebelPrompt(a),
+    'rebelPrompt(args)': (a, b) => engine.rebelPrompt({ query: '주권', instance: 'probe', k: b }),
+    rebelCriteriaPrompt: (a) => gg.Engine.rebelCriteriaPrompt(a),
+    rerankWith: (a, b) => engine.rerankWith(a, b),
+    rrf: (a) => gg.Engine.rrf(a),
+    'new Index': (a) => new gg.Index(a),
+    'Index.verify': () => index.verify(),
+    'Index.search': (a, b) => index.search(a, b),
+    'Index.searchJson': (a, b) => index.searchJson(a, b),
+    'Index.search(q, k)': (a, b) => index.search('주권', b),
+    'Index.info': () => index.info(),
+  };
+  const names = Object.keys(methods);
+  const tally = { calls: 0, answered: 0, typed: 0, traps: [], untyped: [], poisoned: [], changed: [] };
+  const perMethod = Object.fromEntries(names.map((n) => [n, 0]));
+  for (let i = 0; i < CALLS; i++) {
+    // Every method in turn at first, then at random.
+    const name = i < names.length ? names[i] : names[Math.floor(random() * names.length)];
+    const args = [pick(), pick(), pick()];
+    const what = () => `${i}: ${name}(${args.map(describe).join(', ')})`;
+    tally.calls++;
+    perMethod[name]++;
+    try {
+      const out = methods[name](...args);
+      if (out && typeof out.free === 'function' && out !== engine && out !== index) out.free();
+      tally.answered++;
+    } catch (e) {
+      if (e instanceof WebAssembly.RuntimeError) tally.traps.push(`${what()}: ${e.message}`);
+      else if (e && CODES.has(e.code)) tally.typed++;
+      else tally.untyped.push(`${what()}: ${e && e.name}: ${e && e.message}`);
+    }
+    let now;
+    try {
+      now = probe();
+    } catch (e) {
+      tally.poisoned.push(`${what()}: ${e && e.message}`);
+      break; // nothing after a poisoned engine would mean anything
+    }
+    if (now !== before) tally.changed.push(what());
+  }
+  console.log(`hostile JS calls: ${tally.calls} (${names.length} methods, each ≥ ${Math.min(...Object.values(perMethod))} times); ` +
+    `answered ${tally.answered}, typed errors ${tally.typed}, traps ${tally.traps.length}, untyped throws ${tally.untyped.length}, ` +
+    `poisoned ${tally.poisoned.length}, changed answers ${tally.changed.length}`);
+  assert.ok(tally.calls >= 2000);
+  assert.ok(Math.min(...Object.values(perMethod)) >= 20, 'every method is called many times');
+  assert.ok(tally.typed > 1000, `most hostile calls are typed errors (${tally.typed})`);
+  assert.deepEqual(tally.traps, [], 'traps');
+  assert.deepEqual(tally.untyped, [], 'untyped throws');
+  assert.deepEqual(tally.poisoned, [], 'poisoned objects');
+  assert.deepEqual(tally.changed, [], 'changed answers');
+});
+
+function describe(v) {
+  try {
+    if (typeof v === 'string') return v.length > 20 ? `string(${v.length})` : JSON.stringify(v);
+    if (typeof v === 'bigint') return `${v}n`;
+    if (typeof v === 'symbol' || typeof v === 'function') return String(v).slice(0, 30);
+    if (v && typeof v === 'object') return Object.prototype.toString.call(v);
+    return String(v);
+  } catch {
+    return '?';
+  }
+}
