@@ -207,3 +207,17 @@ fn the_unforged_base_answers() {
     let n = exercise(&base());
     assert!(n > 50, "{n}");
 }
+
+#[test]
+fn a_gate_model_fitted_for_another_feature_count_is_refused_by_name() {
+    // An older build's model (10 features: two judges of 10 weights, bias and threshold).
+    let bytes =
+        mutate_section(&base(), SectionId::Gate as u32, |d| d.truncate(2 * (10 + 2) * 8)).expect("re-framed");
+    let index = Index::open(bytes.as_slice()).expect("the gate section is read when used");
+    let e = index.gate_model().expect_err("a 10-feature model");
+    assert_eq!(e.code(), "corrupt", "{e}");
+    assert!(e.to_string().contains("calibrate --write"), "{e}");
+    let mut engine = Engine::new(groundgate::Config::default()).expect("engine");
+    let e = engine.add_instance("old", bytes, InstanceOptions::default()).expect_err("refused");
+    assert!(e.to_string().contains("calibrate --write"), "{e}");
+}
