@@ -1,0 +1,481 @@
+#!/usr/bin/env python3
+"""Validate the training set in this directory against the registry corpus.
+
+Adapted from the held-out set's validator (same checks; other id prefixes, counts and word lists).
+
+Checks: JSON parses, record counts, unique ids (tq/ts/tu/te) across all files, required
+fields and kind/route per file, domain and variant counts, every gold reference exists
+(manual printed pages, constitution articles of the main text, LibreOffice help ids,
+Python FAQ file + exact heading), at most 3 pages per gold entry, verbatim sentences occur on
+their first gold page / article (whitespace-insensitive), restated sentences occur nowhere
+in their manual, Korean questions share at most 13 consecutive characters with the manuals'
+own FAQ questions, every constitution chapter is asked about, polite requests are marked and
+counted, the colloquial questions listed below exist, unrelated prompts carry no gold and
+include long logs and prompts sharing words with the corpus. No prompt may be copied or lightly
+edited from ../unrelated_prompts.jsonl, ../polite_requests.jsonl or (with --devset / --compare) another
+labelled set.
+
+Usage: python3 check.py [--registry DIR] [--devset DIR] [--compare DIR ...] [--partial]
+  --registry  the corpus (default: shared/data/registry next to the repository)
+  --devset    optional: the development set's directory, to check that nothing was copied from it
+  --compare   optional, repeatable: another set's directory in the same format (e.g. the held-out set),
+              to check that nothing was copied from it either
+  --partial   check only the files present (while the set is being written); missing files are not errors
+Standard library only. Exit status 0 when every check passes.
+"""
+import argparse
+import glob
+import json
+import os
+import re
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+EXPECTED = {
+    'questions_ko.jsonl': dict(n=110, kind='question', route='push', prefix='tq',
+                               domains={'rnd_manual': 55, 'constitution': 25, 'libreoffice_help': 30}),
+    'sentences_ko.jsonl': dict(n=40, kind='sentence', route='pull', prefix='ts',
+                               domains={'rnd_manual': 30, 'constitution': 10}),
+    'unrelated.jsonl': dict(n=90, kind='unrelated', route='skip', prefix='tu'),
+    'questions_en.jsonl': dict(n=30, kind='question', route='push', prefix='te',
+                               domains={'python_faq': 30}),
+}
+WANT_VARIANTS = {('rnd_manual', 'verbatim'): 15, ('constitution', 'verbatim'): 10, ('rnd_manual', 'restated'): 15}
+MANUAL_STEMS = ['manual_body', 'manual_b1', 'manual_b2', 'manual_b3', 'manual_b4', 'manual_case', 'manual_eval']
+MIN_PER_MANUAL = 3          # manual questions per manual (by first gold source)
+MIN_POLITE = 25
+MIN_COLLOQUIAL = 40
+MIN_SHARED_WORDS = 35
+MIN_LONG_LOGS = 2
+FAQ_MAX_RUN = 13            # longest run of characters a question may share with a manual FAQ question
+# Questions written in everyday wording against the documents' formal wording (judged by the author).
+COLLOQUIAL = set()  # COLLOQUIAL-IDS
+# Request endings that make a prompt a polite request (…알려 주세요, …해줘, …부탁드려요, …정리해 줄래?).
+POLITE_END = re.compile(r'(주세요|줘|줘요|줄래|줄래요|드려요|드립니다|주실래요|주시겠어요|부탁해요|부탁합니다)[.!?~]*$')
+# Words that tie an unrelated prompt to the corpus vocabulary without making it about the corpus.
+CORPUS_WORDS_KO = ['연구', '계약', '평가', '예산', '과제', '기관', '인건비', '정산', '헌법', '국회', '대통령',
+                   '서식', '표', '셀', '시트', '피벗', '파이썬', 'python', 'list', 'dictionary', '리스트',
+                   '딕셔너리', 'exception', '예외']
+CORPUS_WORDS_EN = ['article', 'budget', 'evaluation', 'contract', 'research', 'agency', 'constitution',
+                   'congress', 'president', 'python', 'list', 'dictionary', 'table', 'cell', 'sheet',
+                   'pivot', 'exception', 'spreadsheet']
+TAGS = {'long_log', 'very_short', 'shares_corpus_words'}
+
+errors = []
+
+
+def err(msg):
+    errors.append(msg)
+
+
+def norm(s):
+    return re.sub(r'\s+', '', s)
+
+
+# ---------------------------------------------------------------- corpus loaders
+def load_manuals(reg):
+    d = os.path.join(reg, 'pypi-korean-rnd-regs-mcp-0.61.0')
+    out = {}
+    for stem in MANUAL_STEMS:
+        with open(os.path.join(d, stem + '.json'), encoding='utf-8') as f:
+            m = json.load(f)
+        pages = {}
+        for sec in m['sections']:
+            for p in sec['pages']:
+                # a printed page can be split across sections: keep all its text
+                pages.setdefault(p['printed_page'], []).append(p['text'])
+        out[stem] = {k: '\n'.join(v) for k, v in pages.items()}
+    return out
+
+
+def load_constitution(reg):
+    """Main-text articles {n: text} and their chapter {n: chapter number}; stops at the 부칙."""
+    path = os.path.join(reg, 'pypi-konlpy-0.6.0', 'kolaw', 'constitution.txt')
+    with open(path, encoding='utf-8') as f:
+        lines = f.read().replace('\r\n', '\n').split('\n')
+    arts, chapter, cur, ch = {}, {}, None, None
+    for line in lines:
+        s = line.strip()
+        if '부칙' in s:  # the supplementary provisions restart numbering at 제1조
+            break
+        m = re.match(r'^제(\d+)장', s)
+        if m:
+            ch, cur = int(m.group(1)), None
+            continue
+        if re.match(r'^제\d+절', s):
+            cur = None
+            continue
+        m = re.match(r'^제(\d+)조', s)
+        if m:
+            cur = int(m.group(1))
+            arts[cur] = s
+            chapter[cur] = ch
+        elif cur is not None and s:
+            arts[cur] += '\n' + s
+    return arts, chapter
+
+
+def load_lo(reg):
+    ids = set()
+    with open(os.path.join(reg, 'deb-libreoffice-help-ko', 'docs.jsonl'), encoding='utf-8') as f:
+        for line in f:
+            ids.add(json.loads(line)['id'])
+    return ids
+
+
+def rst_headings(path):
+    with open(path, encoding='utf-8') as f:
+        lines = f.read().split('\n')
+    out = set()
+    underline = re.compile(r'([=\-~^"\'`#*+])\1+')
+    for a, b in zip(lines, lines[1:]):
+        a, b = a.strip(), b.strip()
+        if a and b and underline.fullmatch(b) and not underline.fullmatch(a) and len(b) >= len(a):
+            out.add(a)
+    return out
+
+
+def load_pyfaq(reg):
+    out = {}
+    for p in glob.glob(os.path.join(reg, 'deb-python3.11-doc', 'faq-rst', '*.rst.txt')):
+        out[os.path.basename(p)[:-len('.rst.txt')]] = rst_headings(p)
+    return out
+
+
+def load_faq_questions(reg, manuals):
+    """The manuals' own FAQ wording: rnd_manual_faq_ko.jsonl plus 'Qn.' lines in the page text."""
+    qs = []
+    with open(os.path.join(reg, 'pypi-korean-rnd-regs-mcp-0.61.0', 'rnd_manual_faq_ko.jsonl'),
+              encoding='utf-8') as f:
+        for line in f:
+            qs.append(json.loads(line)['question'])
+    for pages in manuals.values():
+        for text in pages.values():
+            for m in re.finditer(r'Q\s*\d*\.\s*([^\n]+(?:\n[^\nQ\-∙※]+)?)', text):
+                qs.append(m.group(1))
+    return [norm(q) for q in qs if q.strip()]
+
+
+def longest_shared_run(q, haystack):
+    """Length of the longest substring of q that occurs in haystack."""
+    best = 0
+    for i in range(len(q)):
+        k = best + 1
+        while i + k <= len(q) and q[i:i + k] in haystack:
+            best = k
+            k += 1
+    return best
+
+
+# ---------------------------------------------------------------- gold validation
+def check_gold(rid, gold, manuals, arts, lo_ids, pyfaq):
+    if not isinstance(gold, list) or not gold:
+        err('%s: gold must be a non-empty list' % rid)
+        return
+    for g in gold:
+        src = g.get('source')
+        if src in manuals:
+            pages = g.get('pages')
+            if not pages or not isinstance(pages, list):
+                err('%s: %s gold without pages' % (rid, src))
+                continue
+            if len(pages) > 3:
+                err('%s: more than 3 pages for %s' % (rid, src))
+            if len(set(pages)) != len(pages):
+                err('%s: duplicate pages for %s' % (rid, src))
+            for p in pages:
+                if p not in manuals[src]:
+                    err('%s: %s has no printed page %r' % (rid, src, p))
+        elif src == 'constitution':
+            a = g.get('articles')
+            if not a:
+                err('%s: constitution gold without articles' % rid)
+                continue
+            for n in a:
+                if n not in arts:
+                    err('%s: constitution has no main-text article %r' % (rid, n))
+        elif src in pyfaq:
+            if g.get('section') not in pyfaq[src]:
+                err('%s: heading not found in %s.rst.txt: %r' % (rid, src, g.get('section')))
+        elif src in lo_ids:
+            pass
+        else:
+            err('%s: unknown gold source %r' % (rid, src))
+
+
+def read_jsonl(path, name):
+    rows = []
+    with open(path, encoding='utf-8') as f:
+        for ln, line in enumerate(f, 1):
+            if not line.strip():
+                err('%s:%d: empty line' % (name, ln))
+                continue
+            try:
+                rows.append(json.loads(line))
+            except json.JSONDecodeError as e:
+                err('%s:%d: bad JSON (%s)' % (name, ln, e))
+    return rows
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--registry', default=None)
+    ap.add_argument('--devset', default=None)
+    ap.add_argument('--compare', action='append', default=[])
+    ap.add_argument('--partial', action='store_true')
+    ap.add_argument('--dir', default=HERE)
+    args = ap.parse_args()
+    if args.registry is None:
+        # the repository's sibling ../shared/data/registry (also from a worktree under wt/NAME)
+        root = os.path.join(HERE, '..', '..', '..')
+        for cand in (os.path.join(root, '..', 'shared', 'data', 'registry'),
+                     os.path.join(root, '..', '..', 'shared', 'data', 'registry')):
+            if os.path.isdir(cand):
+                args.registry = cand
+                break
+        else:
+            sys.exit('registry not found next to the repository; pass --registry DIR')
+    if not os.path.isdir(os.path.join(args.registry, 'pypi-korean-rnd-regs-mcp-0.61.0')):
+        sys.exit('not a registry directory (no pypi-korean-rnd-regs-mcp-0.61.0/ inside): %s' % args.registry)
+
+    manuals = load_manuals(args.registry)
+    arts, chapter = load_constitution(args.registry)
+    lo_ids = load_lo(args.registry)
+    pyfaq = load_pyfaq(args.registry)
+    faq_hay = '\x00'.join(load_faq_questions(args.registry, manuals))
+    if len(arts) != 130:
+        err('constitution parser found %d main-text articles, expected 130' % len(arts))
+
+    # ---- files, ids, kinds, domains
+    all_ids, data = set(), {}
+    for name, exp in EXPECTED.items():
+        path = os.path.join(args.dir, name)
+        if not os.path.exists(path):
+            if not args.partial:
+                err('%s: missing' % name)
+            data[name] = []
+            continue
+        rows = read_jsonl(path, name)
+        data[name] = rows
+        if len(rows) != exp['n']:
+            err('%s: %d records, expected %d' % (name, len(rows), exp['n']))
+        for r in rows:
+            rid = r.get('id')
+            if not isinstance(rid, str) or not re.fullmatch(exp['prefix'] + r'\d{3}', rid):
+                err('%s: bad id %r' % (name, rid))
+            if rid in all_ids:
+                err('duplicate id %s' % rid)
+            all_ids.add(rid)
+            if r.get('kind') != exp['kind'] or r.get('route') != exp['route']:
+                err('%s: kind/route %r/%r' % (rid, r.get('kind'), r.get('route')))
+            if not isinstance(r.get('prompt'), str) or not r['prompt'].strip():
+                err('%s: empty prompt' % rid)
+            if 'polite' in r and (name != 'questions_ko.jsonl' or r['polite'] is not True):
+                err('%s: "polite" belongs only on Korean questions, as true' % rid)
+        if 'domains' in exp:
+            got = {}
+            for r in rows:
+                got[r.get('domain')] = got.get(r.get('domain'), 0) + 1
+            if got != exp['domains']:
+                err('%s: domain counts %r, expected %r' % (name, got, exp['domains']))
+    prompts = {}
+    for rows in data.values():
+        for r in rows:
+            p = norm(r.get('prompt', ''))
+            if p in prompts:
+                err('%s: same prompt as %s' % (r.get('id'), prompts[p]))
+            prompts[p] = r.get('id')
+
+    # ---- questions (Korean and English)
+    for name in ('questions_ko.jsonl', 'questions_en.jsonl'):
+        for r in data[name]:
+            check_gold(r['id'], r.get('gold'), manuals, arts, lo_ids, pyfaq)
+            if not r.get('answer_hint'):
+                err('%s: missing answer_hint' % r['id'])
+            dom = r.get('domain')
+            srcs = {g.get('source') for g in r.get('gold') or []}
+            if dom == 'rnd_manual' and not srcs <= set(MANUAL_STEMS):
+                err('%s: manual question with non-manual gold' % r['id'])
+            if dom == 'constitution' and srcs != {'constitution'}:
+                err('%s: constitution question with other gold' % r['id'])
+            if dom == 'libreoffice_help' and not all(s in lo_ids for s in srcs):
+                err('%s: LibreOffice question with non-help gold' % r['id'])
+            if dom == 'python_faq' and not all(s in pyfaq for s in srcs):
+                err('%s: Python FAQ question with other gold' % r['id'])
+    qko = data['questions_ko.jsonl']
+    by_id = {r['id']: r for r in qko}
+
+    def full(name):
+        """Whether the file's aggregate checks apply (always, unless --partial and the file is absent)."""
+        return bool(data[name]) or not args.partial
+
+    per_manual = {}
+    for r in qko:
+        if r.get('domain') == 'rnd_manual' and r.get('gold'):
+            s = r['gold'][0]['source']
+            per_manual[s] = per_manual.get(s, 0) + 1
+    for s in MANUAL_STEMS:
+        if full('questions_ko.jsonl') and per_manual.get(s, 0) < MIN_PER_MANUAL:
+            err('only %d manual questions whose first gold is %s (want >= %d)' % (per_manual.get(s, 0), s, MIN_PER_MANUAL))
+
+    chapters = sorted({chapter[a] for r in qko if r.get('domain') == 'constitution'
+                       for g in r.get('gold') or [] for a in g.get('articles', []) if a in chapter})
+    if full('questions_ko.jsonl') and chapters != list(range(1, 11)):
+        err('constitution questions cover chapters %r, expected 1..10' % chapters)
+
+    polite = [r['id'] for r in qko if r.get('polite')]
+    for r in qko:
+        ends = bool(POLITE_END.search(r['prompt'].rstrip()))
+        if ends != bool(r.get('polite')):
+            err('%s: polite=%r but the prompt %s a request ending' % (r['id'], bool(r.get('polite')),
+                                                                       'has' if ends else 'lacks'))
+    if full('questions_ko.jsonl') and len(polite) < MIN_POLITE:
+        err('%d polite requests, expected at least %d' % (len(polite), MIN_POLITE))
+    missing = sorted(COLLOQUIAL - set(by_id))
+    if missing and full('questions_ko.jsonl'):
+        err('colloquial ids not in questions_ko.jsonl: %s' % missing)
+    if full('questions_ko.jsonl') and len(COLLOQUIAL) < MIN_COLLOQUIAL:
+        err('%d colloquial questions, expected at least %d' % (len(COLLOQUIAL), MIN_COLLOQUIAL))
+
+    worst = []
+    for r in qko:
+        run = longest_shared_run(norm(r['prompt']), faq_hay)
+        worst.append((run, r['id']))
+        if run > FAQ_MAX_RUN:
+            err('%s: shares %d consecutive characters with a manual FAQ question' % (r['id'], run))
+    worst.sort(reverse=True)
+
+    # ---- sentences
+    variants = {}
+    for r in data['sentences_ko.jsonl']:
+        check_gold(r['id'], r.get('gold'), manuals, arts, lo_ids, pyfaq)
+        v, dom = r.get('variant'), r.get('domain')
+        variants[(dom, v)] = variants.get((dom, v), 0) + 1
+        if not r.get('gold'):
+            continue
+        g0, p = r['gold'][0], norm(r['prompt'])
+        if g0.get('source') == 'constitution':
+            if dom != 'constitution':
+                err('%s: constitution gold but domain %r' % (r['id'], dom))
+            text, whole = arts.get(g0['articles'][0], ''), '\n'.join(arts.values())
+        elif g0.get('source') in manuals:
+            if dom != 'rnd_manual':
+                err('%s: manual gold but domain %r' % (r['id'], dom))
+            text = manuals[g0['source']].get(g0['pages'][0], '')
+            whole = '\n'.join(manuals[g0['source']].values())
+        else:
+            err('%s: sentence gold must be a manual or the constitution' % r['id'])
+            continue
+        if v == 'verbatim':
+            if p not in norm(text):
+                err('%s: verbatim sentence not found on its first gold page/article' % r['id'])
+            if 'rule_hint' in r:
+                err('%s: verbatim sentence with rule_hint' % r['id'])
+        elif v == 'restated':
+            if p in norm(whole):
+                err('%s: restated sentence occurs verbatim in its source' % r['id'])
+            if not r.get('rule_hint'):
+                err('%s: restated sentence without rule_hint' % r['id'])
+        else:
+            err('%s: unknown variant %r' % (r['id'], v))
+    if full('sentences_ko.jsonl') and variants != WANT_VARIANTS:
+        err('sentence variants %r, expected %r' % (variants, WANT_VARIANTS))
+
+    # ---- unrelated
+    lang, long_logs, shared = {}, 0, 0
+    for r in data['unrelated.jsonl']:
+        if 'gold' in r or 'domain' in r:
+            err('%s: unrelated prompt has gold/domain' % r['id'])
+        if r.get('lang') not in ('ko', 'en'):
+            err('%s: lang %r' % (r['id'], r.get('lang')))
+        lang[r.get('lang')] = lang.get(r.get('lang'), 0) + 1
+        tags = r.get('tags')
+        if not isinstance(tags, list) or not set(tags) <= TAGS:
+            err('%s: bad tags %r' % (r['id'], tags))
+            continue
+        long_ = len(r['prompt']) > 1500
+        long_logs += long_
+        if long_ != ('long_log' in tags):
+            err('%s: long_log tag does not match its length (%d)' % (r['id'], len(r['prompt'])))
+        if 'very_short' in tags and len(r['prompt']) > 20:
+            err('%s: very_short prompt of %d characters' % (r['id'], len(r['prompt'])))
+        words = CORPUS_WORDS_KO if r.get('lang') == 'ko' else CORPUS_WORDS_EN
+        hit = [w for w in words if w in r['prompt'].lower()]
+        if 'shares_corpus_words' in tags:
+            shared += 1
+            if not hit:
+                err('%s: tagged shares_corpus_words but has none of %r' % (r['id'], words))
+    if not full('unrelated.jsonl'):
+        pass
+    elif set(lang) != {'ko', 'en'}:
+        err('unrelated languages %r, expected both ko and en' % lang)
+    if full('unrelated.jsonl') and long_logs < MIN_LONG_LOGS:
+        err('only %d unrelated prompts over 1,500 characters' % long_logs)
+    if full('unrelated.jsonl') and shared < MIN_SHARED_WORDS:
+        err('only %d unrelated prompts share words with the corpus' % shared)
+
+    # ---- not copied from the development set
+    # the bench prompts shipped next to this directory, and the development set if given
+    refs = {}
+    for path in (os.path.join(args.dir, '..', 'unrelated_prompts.jsonl'), os.path.join(args.dir, '..', 'polite_requests.jsonl')):
+        if os.path.exists(path):
+            refs[os.path.basename(path)] = path
+    if args.devset:
+        for name in EXPECTED:
+            path = os.path.join(args.devset, name)
+            if os.path.exists(path):
+                refs['devset/' + name] = path
+        if not any(k.startswith('devset/') for k in refs):
+            err('no development-set files found in %s' % args.devset)
+    for d in args.compare:
+        found = False
+        for name in EXPECTED:
+            path = os.path.join(d, name)
+            if os.path.exists(path):
+                refs['%s/%s' % (os.path.basename(os.path.normpath(d)), name)] = path
+                found = True
+        if not found:
+            err('no labelled-set files found in %s' % d)
+    other = []
+    for path in refs.values():
+        with open(path, encoding='utf-8') as f:
+            other += [norm(json.loads(line)['prompt']) for line in f if line.strip()]
+    other_hay = '\x00'.join(other)
+    runs = {}
+    for rows in data.values():
+        for r in rows:
+            p = norm(r['prompt'])
+            run = longest_shared_run(p, other_hay)
+            runs.setdefault(r['kind'], []).append((run, r['id']))
+            # a copy, or a light edit: most of a prompt reappearing in one reference prompt
+            if p in other or (r['kind'] != 'sentence' and run >= 8 and run >= 0.6 * len(p)):
+                err('%s: prompt copied or lightly edited from a reference set (%d shared chars)' % (r['id'], run))
+    ref_note = '%s; longest run shared, by kind (chars): %s' % (
+        ', '.join(sorted(refs)) or 'none found',
+        '; '.join('%s %s' % (k, ', '.join('%s=%d' % (i, b) for b, i in sorted(v, reverse=True)[:4]))
+                  for k, v in sorted(runs.items())))
+
+    # ---- report
+    print('records:', {k: len(v) for k, v in data.items()}, 'total', sum(len(v) for v in data.values()))
+    print('manual questions by first gold source:', dict(sorted(per_manual.items())))
+    print('constitution chapters asked about:', chapters)
+    ends_q = sum(1 for r in qko if r['prompt'].rstrip().endswith('?'))
+    print('questions_ko: ending in "?": %d, polite requests: %d, colloquial: %d, longest %d chars' %
+          (ends_q, len(polite), len(COLLOQUIAL), max([len(r['prompt']) for r in qko] or [0])))
+    print('sentence variants:', dict(sorted(variants.items())))
+    print('unrelated: languages %r, over 1,500 chars: %d, sharing corpus words: %d' %
+          (dict(sorted(lang.items())), long_logs, shared))
+    print('largest run shared with manual FAQ wording (chars, limit %d): %s' %
+          (FAQ_MAX_RUN, ', '.join('%s=%d' % (i, b) for b, i in worst[:5])))
+    print('compared with', ref_note)
+    if errors:
+        print('\nFAILED: %d problem(s)' % len(errors))
+        for e in errors:
+            print('  -', e)
+        sys.exit(1)
+    print('\nOK: all checks passed' + (' (--partial: only the files present)' if args.partial else ''))
+
+
+if __name__ == '__main__':
+    main()
