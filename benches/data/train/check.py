@@ -50,7 +50,14 @@ MIN_SHARED_WORDS = 35
 MIN_LONG_LOGS = 2
 FAQ_MAX_RUN = 13            # longest run of characters a question may share with a manual FAQ question
 # Questions written in everyday wording against the documents' formal wording (judged by the author).
-COLLOQUIAL = set()  # COLLOQUIAL-IDS
+COLLOQUIAL = {
+    'tq001', 'tq002', 'tq003', 'tq006', 'tq009', 'tq011', 'tq012', 'tq013', 'tq014', 'tq019', 'tq020',
+    'tq021', 'tq022', 'tq028', 'tq029', 'tq030', 'tq031', 'tq033', 'tq034', 'tq040', 'tq042', 'tq044',
+    'tq046', 'tq047', 'tq049', 'tq052', 'tq054', 'tq055', 'tq057', 'tq059', 'tq060', 'tq062', 'tq065',
+    'tq067', 'tq068', 'tq070', 'tq071', 'tq072', 'tq075', 'tq076', 'tq077', 'tq079', 'tq080', 'tq087',
+    'tq091', 'tq093', 'tq096', 'tq098', 'tq100', 'tq101', 'tq102', 'tq104', 'tq105', 'tq106', 'tq109',
+    'tq110',
+}
 # Request endings that make a prompt a polite request (…알려 주세요, …해줘, …부탁드려요, …정리해 줄래?).
 POLITE_END = re.compile(r'(주세요|줘|줘요|줄래|줄래요|드려요|드립니다|주실래요|주시겠어요|부탁해요|부탁합니다)[.!?~]*$')
 # Words that tie an unrelated prompt to the corpus vocabulary without making it about the corpus.
