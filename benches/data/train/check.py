@@ -264,6 +264,11 @@ def main():
             data[name] = []
             continue
         rows = read_jsonl(path, name)
+        # Records set aside because they are close to a held-out prompt (README) still count.
+        aside = os.path.join(args.dir, 'overlap_heldout.jsonl')
+        if os.path.exists(aside):
+            rows += [r for r in read_jsonl(aside, 'overlap_heldout.jsonl')
+                     if str(r.get('id', '')).startswith(exp['prefix'])]
         data[name] = rows
         if len(rows) != exp['n']:
             err('%s: %d records, expected %d' % (name, len(rows), exp['n']))
