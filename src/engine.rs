@@ -508,6 +508,8 @@ impl Engine {
         let mut log = InstanceLog::skipped(&inst.name, Outcome::NoHits);
         log.forced = forced;
         let tokens = inst.analyzer.analyze(query);
+        // The judges weigh the query's content words; the search sees the whole query.
+        let content = inst.analyzer.analyze(&router::content_words(query));
         let term_set: HashSet<&str> = tokens.iter().map(|t| t.term.as_str()).collect();
         log.anchors = inst.anchors.matches(&term_set);
         let mut terms: Vec<String> = term_set.iter().map(|t| t.to_string()).collect();
@@ -570,7 +572,7 @@ impl Engine {
             })
         };
         let features = Features::compute(
-            &tokens,
+            &content,
             &hit_terms,
             inst.index.chunk_count(),
             inst.index.meta().avg_len() as f64,

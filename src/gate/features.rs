@@ -33,10 +33,14 @@ pub const NAMES: [&str; COUNT] = [
     "agreement",
     "specificity",
     "specificity_max",
+    "specificity_hit",
+    "specificity_first",
+    "everyday",
+    "coverage_specific",
 ];
 
 /// Number of features.
-pub const COUNT: usize = 12;
+pub const COUNT: usize = 16;
 
 /// What the gate needs to know of one term of an instance.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -92,84 +96,113 @@ pub struct HitTerms<'a> {
     pub terms: Vec<&'a str>,
 }
 
-/// The weight of every word of `query` (by word number) and whether the instance knows it.
-/// `idf` returns a term's IDF in the instance, `None` when the instance does not know it.
-fn word_weights(
-    query: &[Token],
-    n_chunks: u32,
-    facts: &dyn Fn(&str) -> Option<TermFacts>,
-) -> Vec<Option<(f64, bool)>> {
-    let unknown = bm25::idf(n_chunks, 0) as f64;
-    let unknown_hangul = bm25::idf(n_chunks, (n_chunks / UNKNOWN_HANGUL_DF_DIV).max(1)) as f64;
-    let n = query.iter().map(|t| t.word as usize + 1).max().unwrap_or(0);
-    let mut words: Vec<Option<(f64, bool)>> = vec![None; n];
-    for t in query {
-        let (w, known) = match facts(&t.term) {
-            Some(f) => (f.idf, true),
-            None if t.term.chars().all(korean::is_hangul_syllable) => (unknown_hangul, false),
-            None => (unknown, false),
-        };
-        let e = words[t.word as usize].get_or_insert((0.0, false));
-        e.0 = e.0.max(w);
-        e.1 |= known;
-    }
-    words
+/// What the features need to know of one word of the query.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Word {
+    /// The largest IDF among its terms (see the module doc for unknown words).
+    weight: f64,
+    /// The instance knows at least one of its terms.
+    known: bool,
+    /// Its specificity in −1..1 ([`specificity`]); 0 for an unknown word.
+    specificity: f64,
+    /// One of its terms is in one of the top hits / in the first.
+    in_top: bool,
+    /// … in the first hit.
+    in_first: bool,
+    /// Unknown and not Hangul: a foreign topic word (rust, kubernetes).
+    foreign: bool,
 }
 
-/// Per word of the query the instance knows: how much more common it is in the instance's
-/// chunks than in general text, in Zipf units — log10 of its share of chunks per term of an
-/// average chunk (a frequency per word, like Zipf's), per billion, minus its general Zipf
-/// frequency — clamped to ±[`SPECIFICITY_RANGE`] and scaled to −1..1: above 0 a word the documents
-/// use more than everyday text does (연구수당, 셀, dict), below 0 an everyday word (morning,
-/// 점심). A word's share of chunks is that of its rarest term, its general frequency that of its
-/// rarest term too (a bigram stands for every word containing it). Unknown words count 0.
-/// Returns (mean over the query's words, max).
-fn specificity(
+/// A word's specificity: how much more common it is in the instance's chunks than in general
+/// text, in Zipf units — log10 of its share of chunks per term of an average chunk (a frequency
+/// per word, like Zipf's), per billion, minus its general Zipf frequency — clamped to
+/// ±[`SPECIFICITY_RANGE`] and scaled to −1..1: above 0 a word the documents use more than everyday
+/// text does (연구수당, 셀, dict), below 0 an everyday word (morning, 점심). `df` is the chunk count
+/// of its rarest term, `zipf` the general frequency of its rarest term (a bigram stands for every
+/// word containing it).
+fn specificity(df: u32, zipf: f64, per_term: f64) -> f64 {
+    let zipf_here = (df.max(1) as f64 / per_term).log10() + 9.0;
+    (zipf_here - zipf).clamp(-SPECIFICITY_RANGE, SPECIFICITY_RANGE) / SPECIFICITY_RANGE
+}
+
+/// The words of `query` (by word number; `None` for a number no token has), each term's facts
+/// looked up once.
+fn words(
     query: &[Token],
-    weights: &[Option<(f64, bool)>],
+    hits: &[HitTerms<'_>],
     n_chunks: u32,
     avg_len: f64,
     facts: &dyn Fn(&str) -> Option<TermFacts>,
-) -> (f64, f64) {
-    // Per word: (least df, least background Zipf) over its known terms.
-    let mut words: Vec<Option<(u32, f64)>> = vec![None; weights.len()];
-    for t in query {
-        let Some(f) = facts(&t.term) else { continue };
-        let z = f.level.map_or(NO_BACKGROUND_ZIPF, |l| super::background::zipf(l).unwrap_or(0.0));
-        if let Some(slot) = words.get_mut(t.word as usize) {
-            let e = slot.get_or_insert((f.df, z));
-            e.0 = e.0.min(f.df);
-            e.1 = e.1.min(z);
-        }
-    }
-    let counted = weights.iter().flatten().count().max(1) as f64;
+) -> (Vec<Option<Word>>, f64) {
+    let unknown = bm25::idf(n_chunks, 0) as f64;
+    let unknown_hangul = bm25::idf(n_chunks, (n_chunks / UNKNOWN_HANGUL_DF_DIV).max(1)) as f64;
     let per_term = n_chunks.max(1) as f64 * avg_len.max(1.0);
-    let (mut sum, mut max) = (0.0f64, -1.0f64);
-    for (df, z) in words.into_iter().flatten() {
-        let zipf_here = (df.max(1) as f64 / per_term).log10() + 9.0;
-        let s = (zipf_here - z).clamp(-SPECIFICITY_RANGE, SPECIFICITY_RANGE) / SPECIFICITY_RANGE;
-        sum += s;
-        max = max.max(s);
-    }
-    (sum / counted, max.max(0.0))
-}
-
-/// Share of the query's word weight covered by `hits` (a word is covered when any of its terms is
-/// in any of the hits).
-fn covered(query: &[Token], weights: &[Option<(f64, bool)>], hits: &[&HitTerms<'_>]) -> f64 {
-    let total: f64 = weights.iter().flatten().map(|(w, _)| w).sum();
-    if total <= 0.0 {
-        return 0.0;
-    }
-    let mut hit_word = vec![false; weights.len()];
+    let n = query.iter().map(|t| t.word as usize + 1).max().unwrap_or(0);
+    // Per word: the word, and (least df, least general Zipf) over its known terms.
+    let mut words: Vec<Option<(Word, Option<(u32, f64)>)>> = vec![None; n];
+    let mut seen: Vec<&str> = Vec::new();
+    // The attainable maximum: every term of the query matched once in a chunk of average length
+    // scores its IDF (BM25 at tf = 1, dl = avgdl); an unknown term counts at its word's weight.
+    // Each distinct term's part of it, in query order: its IDF, or the word whose weight it takes.
+    let mut parts: Vec<Result<f64, usize>> = Vec::new();
     for t in query {
-        if hits.iter().any(|h| h.terms.contains(&t.term.as_str())) {
-            hit_word[t.word as usize] = true;
+        let fact = facts(&t.term);
+        let first_time = !seen.contains(&t.term.as_str());
+        if first_time {
+            seen.push(&t.term);
+        }
+        let hangul = t.term.chars().all(korean::is_hangul_syllable);
+        let w = match fact {
+            Some(f) => f.idf,
+            None if hangul => unknown_hangul,
+            None => unknown,
+        };
+        let in_top = hits.iter().any(|h| h.terms.contains(&t.term.as_str()));
+        let in_first = hits.first().is_some_and(|h| h.terms.contains(&t.term.as_str()));
+        let Some(slot) = words.get_mut(t.word as usize) else { continue };
+        let (e, dz) = slot.get_or_insert((
+            Word {
+                weight: 0.0,
+                known: false,
+                specificity: 0.0,
+                in_top: false,
+                in_first: false,
+                foreign: false,
+            },
+            None,
+        ));
+        e.weight = e.weight.max(w);
+        e.in_top |= in_top;
+        e.in_first |= in_first;
+        e.foreign |= fact.is_none() && !hangul;
+        if let Some(f) = fact {
+            e.known = true;
+            let z = f.level.map_or(NO_BACKGROUND_ZIPF, |l| super::background::zipf(l).unwrap_or(0.0));
+            let d = dz.get_or_insert((f.df, z));
+            d.0 = d.0.min(f.df);
+            d.1 = d.1.min(z);
+            if first_time {
+                parts.push(Ok(f.idf));
+            }
+        } else if first_time {
+            parts.push(Err(t.word as usize));
         }
     }
-    let got: f64 =
-        weights.iter().zip(&hit_word).filter(|(_, h)| **h).filter_map(|(w, _)| *w).map(|(w, _)| w).sum();
-    got / total
+    let words: Vec<Option<Word>> = words
+        .into_iter()
+        .map(|slot| {
+            slot.map(|(mut w, dz)| {
+                w.specificity = dz.map_or(0.0, |(df, z)| specificity(df, z, per_term));
+                w
+            })
+        })
+        .collect();
+    let mut attainable = 0.0;
+    for part in parts {
+        attainable +=
+            part.unwrap_or_else(|word| words.get(word).copied().flatten().map_or(0.0, |w| w.weight));
+    }
+    (words, attainable)
 }
 
 impl Features {
@@ -183,49 +216,62 @@ impl Features {
         facts: &dyn Fn(&str) -> Option<TermFacts>,
         anchor: bool,
     ) -> Features {
-        let weights = word_weights(query, n_chunks, facts);
-        let total: f64 = weights.iter().flatten().map(|(w, _)| w).sum();
-        let unknown: f64 = weights.iter().flatten().filter(|(_, k)| !k).map(|(w, _)| w).sum();
-        // The attainable maximum: every term of the query matched once in a chunk of average
-        // length scores its IDF (BM25 at tf = 1, dl = avgdl); unknown terms count at their weight.
-        let mut seen: Vec<&str> = Vec::new();
-        let mut attainable = 0.0;
-        for t in query {
-            if seen.contains(&t.term.as_str()) {
-                continue;
+        let (words, attainable) = words(query, hits, n_chunks, avg_len, facts);
+        let words: Vec<Word> = words.into_iter().flatten().collect();
+        let total: f64 = words.iter().map(|w| w.weight).sum();
+        let share = |pick: &dyn Fn(&Word) -> bool| {
+            if total > 0.0 {
+                words.iter().filter(|w| pick(w)).map(|w| w.weight).sum::<f64>() / total
+            } else {
+                0.0
             }
-            seen.push(&t.term);
-            attainable += facts(&t.term)
-                .map(|f| f.idf)
-                .unwrap_or_else(|| weights.get(t.word as usize).copied().flatten().map_or(0.0, |(w, _)| w));
-        }
+        };
         let top = hits.first().map_or(0.0, |h| h.score);
         let last = hits.last().map_or(0.0, |h| h.score);
-        let all: Vec<&HitTerms<'_>> = hits.iter().collect();
-        let first: Vec<&HitTerms<'_>> = hits.iter().take(1).collect();
         // The share of the top hits from the top hit's source, and at its location (page, article,
         // heading): agreement.
-        let share = |same: &dyn Fn(&HitTerms<'_>, &HitTerms<'_>) -> bool| match hits.first() {
+        let same_as_first = |same: &dyn Fn(&HitTerms<'_>, &HitTerms<'_>) -> bool| match hits.first() {
             Some(h) => hits.iter().filter(|x| same(x, h)).count() as f64 / hits.len() as f64,
             None => 0.0,
         };
-        let same = share(&|x, h| x.location[0] == h.location[0]);
-        let agreement = share(&|x, h| x.location == h.location);
-        let n_words = weights.iter().flatten().count();
-        let (spec, spec_max) = specificity(query, &weights, n_chunks, avg_len, facts);
+        let same = same_as_first(&|x, h| x.location[0] == h.location[0]);
+        let agreement = same_as_first(&|x, h| x.location == h.location);
+        let n_words = words.len();
+        let known: Vec<&Word> = words.iter().filter(|w| w.known).collect();
+        let counted = n_words.max(1) as f64;
+        let spec_sum: f64 = known.iter().map(|w| w.specificity).sum();
+        let spec_max = known.iter().map(|w| w.specificity).fold(0.0f64, f64::max);
+        let spec_hit = |pick: &dyn Fn(&Word) -> bool| {
+            words.iter().filter(|w| pick(w)).map(|w| w.specificity.max(0.0)).sum::<f64>() / counted
+        };
+        let everyday = known.iter().filter(|w| w.specificity <= 0.0).count() as f64 / counted;
+        // Coverage where a word weighs its IDF times how specific it is (an unknown word not made
+        // of Hangul — a foreign topic word — counts as fully specific).
+        let specific_weight =
+            |w: &Word| w.weight * (0.2 + if w.foreign { 1.0 } else { w.specificity.max(0.0) });
+        let spec_total: f64 = words.iter().map(specific_weight).sum();
+        let spec_cov = if spec_total > 0.0 {
+            words.iter().filter(|w| w.in_top).map(specific_weight).sum::<f64>() / spec_total
+        } else {
+            0.0
+        };
         Features([
             if attainable > 0.0 { top / attainable } else { 0.0 },
-            covered(query, &weights, &all),
-            covered(query, &weights, &first),
+            share(&|w| w.in_top),
+            share(&|w| w.in_first),
             (1.0 + top).ln(),
             if top > 0.0 { (top - last) / top } else { 0.0 },
             same,
-            if total > 0.0 { unknown / total } else { 1.0 },
+            if total > 0.0 { share(&|w| !w.known) } else { 1.0 },
             if anchor { 1.0 } else { 0.0 },
             (1.0 + n_words as f64).ln(),
             agreement,
-            spec,
+            spec_sum / counted,
             spec_max,
+            spec_hit(&|w| w.in_top),
+            spec_hit(&|w| w.in_first),
+            everyday,
+            spec_cov,
         ])
     }
 
@@ -272,6 +318,15 @@ mod tests {
         // (+1: 0.25); kubernetes unknown (0).
         assert!((f.0[10] - (1.0 + 0.25) / 3.0).abs() < 1e-9, "{f:?}");
         assert_eq!(f.0[11], 1.0);
+        // Specific words found in the hits: 연구수당 (1.0) in the first and in the top, 상한 (0.25)
+        // in the top only; over 3 words.
+        assert!((f.0[12] - 1.25 / 3.0).abs() < 1e-9, "{f:?}");
+        assert!((f.0[13] - 1.0 / 3.0).abs() < 1e-9, "{f:?}");
+        // No known word is more common here than in general text.
+        assert_eq!(f.0[14], 0.0);
+        // Coverage by specific weight: kubernetes (foreign, unknown) weighs its IDF × 1.2.
+        let sw = 2.0 * 1.2 + 3.0 * 0.45 + unknown * 1.2;
+        assert!((f.0[15] - (2.0 * 1.2 + 3.0 * 0.45) / sw).abs() < 1e-9, "{f:?}");
         // Nothing found: zeros, the unknown share is all.
         let f = Features::compute(&q, &[], 1000, 10.0, &|_| None, false);
         assert_eq!(f.0[0], 0.0);

@@ -60,26 +60,26 @@ impl GateModel {
 }
 
 impl Default for GateModel {
-    /// The model fitted on the project's labelled prompts (the devset and benches/data, 352
-    /// prompts) over the four default instances with `groundgate calibrate`'s default operating
+    /// The model fitted on the project's labelled prompts (the devset, benches/data and
+    /// benches/data/train: 593 prompts) over the four default instances with `groundgate calibrate`'s default operating
     /// points; the command and its k-fold and held-out figures are in docs/gate-bench.md.
     fn default() -> Self {
         GateModel {
             relevance: Logistic {
                 weights: [
-                    1.149489, 0.318994, 4.248821, 1.194236, 1.313307, 3.594647, 0.937251, 2.825306,
-                    -0.772837, -3.289227, 3.937253, 0.461301,
+                    2.432434, -1.814541, 1.354702, 1.088548, 1.135988, 2.683353, -2.068882, 2.578334,
+                    -0.370916, -2.787268, -0.181911, 0.752724, 0.607336, 3.072593, -3.036566, 2.016915,
                 ],
-                bias: -10.176429,
-                threshold: 0.2422,
+                bias: -8.047151,
+                threshold: 0.2276,
             },
             sufficiency: Logistic {
                 weights: [
-                    1.922152, -0.4239, -1.203003, 0.366303, 6.761545, 1.32587, -0.809766, 0.515574, 0.341587,
-                    -0.0, 1.185937, -0.635531,
+                    1.831512, -0.361081, -0.056731, -0.042578, 6.424257, 1.163841, -1.147364, -0.047789,
+                    0.687784, 0.194609, 0.450817, -0.943149, 1.353178, 1.163786, 0.244512, -1.242909,
                 ],
-                bias: -4.398273,
-                threshold: 0.3584,
+                bias: -3.174745,
+                threshold: 0.3083,
             },
         }
     }

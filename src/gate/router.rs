@@ -268,6 +268,59 @@ const DOCUMENT_ENDINGS: &[&str] = &[
 const DOCUMENT_NOUNS: &[&str] =
     &["권고", "요망", "금지", "준수", "시행", "실시", "추진", "의무화", "허용", "통보", "조치", "명시"];
 
+/// Whole words that only carry a Korean question's or request's form (있나요, 돼요, 알려줘), beyond
+/// the ending lists above.
+const FORM_WORDS_KO: &[&str] = &[
+    "있나요",
+    "있어요",
+    "있을까요",
+    "있는지",
+    "없나요",
+    "없어요",
+    "해요",
+    "돼요",
+    "되요",
+    "될까요",
+    "되는지",
+    "하는지",
+    "맞나요",
+    "맞아요",
+    "맞죠",
+    "좀",
+    "혹시",
+];
+
+/// Is this word (trailing punctuation removed) only the form of a Korean question or request — a
+/// question word (어떻게, 몇), a whole ending (되나요, 주세요), or a short verb with a request ending
+/// (찾아줘, 설명해주세요: at most two syllables before the ending)?
+fn is_form_word(word: &str) -> bool {
+    let w = strip_trailing(word);
+    if w.is_empty() {
+        return false;
+    }
+    let whole = |list: &[&str]| list.contains(&w);
+    if whole(QUESTION_WORDS_KO)
+        || whole(QUESTION_ENDINGS)
+        || whole(AMBIGUOUS_ENDINGS)
+        || whole(REQUEST_ENDINGS)
+        || whole(FORM_WORDS_KO)
+    {
+        return true;
+    }
+    match ends_with_any(w, REQUEST_ENDINGS) {
+        Some(e) => w[..w.len() - e.len()].chars().count() <= 2,
+        None => false,
+    }
+}
+
+/// The input without the words that only carry a Korean question's or request's form
+/// ([`is_form_word`]): what the gate's judges weigh (the search itself sees the whole input). An
+/// input made of form words alone is returned whole.
+pub fn content_words(input: &str) -> String {
+    let kept: Vec<&str> = input.split_whitespace().filter(|w| !is_form_word(w)).collect();
+    if kept.is_empty() { input.to_string() } else { kept.join(" ") }
+}
+
 fn strip_trailing(s: &str) -> &str {
     s.trim_end_matches(|c: char| {
         c.is_whitespace()
@@ -507,6 +560,24 @@ mod tests {
 
     fn form(s: &str) -> Form {
         classify(s).form
+    }
+
+    #[test]
+    fn content_words_drop_only_the_form() {
+        assert_eq!(content_words("정당 해산 절차 조항 찾아줘"), "정당 해산 절차 조항");
+        assert_eq!(
+            content_words("연구실 운영비로 살 수 있는 것 좀 정리해 줄래?"),
+            "연구실 운영비로 살 수 있는 것 정리해"
+        );
+        assert_eq!(content_words("협약은 며칠 안에 맺어야 하나요"), "협약은 며칠 안에 맺어야");
+        assert_eq!(content_words("간접비 비율이 어떻게 돼요?"), "간접비 비율이");
+        assert_eq!(content_words("설명해주세요 연구수당"), "연구수당");
+        // Content before a request ending stays (more than two syllables), English is untouched,
+        // and a prompt of form words alone is kept whole.
+        assert_eq!(content_words("계획서를수정해줘"), "계획서를수정해줘");
+        assert_eq!(content_words("Explain the GIL, please"), "Explain the GIL, please");
+        assert_eq!(content_words("어떻게 해요?"), "어떻게 해요?");
+        assert_eq!(content_words(""), "");
     }
 
     #[test]
