@@ -125,6 +125,9 @@ fn specificity(df: u32, zipf: f64, per_term: f64) -> f64 {
     (zipf_here - zipf).clamp(-SPECIFICITY_RANGE, SPECIFICITY_RANGE) / SPECIFICITY_RANGE
 }
 
+/// A word's rarest term: (least chunk count, least general Zipf) over its known terms.
+type Rarest = Option<(u32, f64)>;
+
 /// The words of `query` (by word number; `None` for a number no token has), each term's facts
 /// looked up once.
 fn words(
@@ -139,7 +142,7 @@ fn words(
     let per_term = n_chunks.max(1) as f64 * avg_len.max(1.0);
     let n = query.iter().map(|t| t.word as usize + 1).max().unwrap_or(0);
     // Per word: the word, and (least df, least general Zipf) over its known terms.
-    let mut words: Vec<Option<(Word, Option<(u32, f64)>)>> = vec![None; n];
+    let mut words: Vec<Option<(Word, Rarest)>> = vec![None; n];
     let mut seen: Vec<&str> = Vec::new();
     // The attainable maximum: every term of the query matched once in a chunk of average length
     // scores its IDF (BM25 at tf = 1, dl = avgdl); an unknown term counts at its word's weight.
