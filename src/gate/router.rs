@@ -158,9 +158,24 @@ const QUESTION_ENDINGS: &[&str] = &[
     "한가요",
 ];
 
-/// Nouns that end a how-to request typed as a noun phrase (엑셀 합치는 법, 포트 찾는 명령어).
-const HOWTO_NOUNS: &[&str] =
-    &["법", "방법", "명령어", "패턴", "코드", "예제", "방안", "요령", "순서", "차이", "뜻", "의미"];
+/// Nouns that end a how-to request typed as a noun phrase (엑셀 합치는 법, 포트 찾는 명령어, 빔에는
+/// 슬라이드만 나오게 하는 거, 조례를 만들 수 있는 헌법 근거).
+const HOWTO_NOUNS: &[&str] = &[
+    "법",
+    "방법",
+    "명령어",
+    "패턴",
+    "코드",
+    "예제",
+    "방안",
+    "요령",
+    "순서",
+    "차이",
+    "뜻",
+    "의미",
+    "거",
+    "근거",
+];
 
 /// Last syllables of a casual verb ending (필요해, 받아, 이뤄져, 였어): not a bare noun.
 const VERB_FINAL: &[char] = &[
@@ -595,6 +610,8 @@ mod tests {
             "explain the GIL",
             "calc 행 높이 조절",
             "연구비 카드 대신 법인카드 써도 돼요",
+            "지방자치단체가 자체 조례 같은 걸 만들 수 있는 헌법 근거",
+            "발표할 때 내 노트북에는 메모가 보이고 빔에는 슬라이드만 나오게 하는 거",
         ] {
             assert_eq!(form(q), Form::Question, "{q}: {:?}", classify(q));
         }
