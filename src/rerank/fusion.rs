@@ -95,10 +95,7 @@ impl FromStr for ChunkRef {
         else {
             return Err(bad("not three fields"));
         };
-        if inst.is_empty()
-            || inst.len() > 64
-            || !inst.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
-        {
+        if !crate::engine::valid_name(inst) {
             return Err(bad("bad instance name"));
         }
         let chunk = chunk.parse().map_err(|_| bad("chunk is not a number"))?;
