@@ -47,6 +47,7 @@ def main():
     ap.add_argument("--labels", nargs="+", required=True)
     ap.add_argument("--bin", default="target/release/groundgate")
     ap.add_argument("--misses", action="store_true", help="list the prompts routed wrong")
+    ap.add_argument("--config", help="engine settings (TOML), passed to `ask --config`")
     a = ap.parse_args()
     labels = []
     for path in a.labels:
@@ -54,7 +55,8 @@ def main():
             labels += [json.loads(line) for line in f if line.strip()]
     lines = "".join(json.dumps({"id": str(i), "prompt": l["prompt"]}, ensure_ascii=False) + "\n"
                     for i, l in enumerate(labels))
-    out = subprocess.run([a.bin, "ask", "--index", *a.index, "--jsonl", "--now", "0"],
+    config = ["--config", a.config] if a.config else []
+    out = subprocess.run([a.bin, "ask", "--index", *a.index, "--jsonl", "--now", "0", *config],
                          input=lines, capture_output=True, text=True, check=True).stdout
     answers = [json.loads(line) for line in out.splitlines()]
     assert len(answers) == len(labels), (len(answers), len(labels))

@@ -43,9 +43,12 @@ pub struct Config {
     pub max_prompt_chars: usize,
     /// Prompts with fewer words are skipped (2).
     pub min_words: usize,
-    /// Hits considered per instance (4).
+    /// Hits the judges consider per instance (4).
     pub top_k: usize,
-    /// Characters per instance (1,800).
+    /// Hits an injecting instance offers its budget, best first (8).
+    pub evidence_k: usize,
+    /// Characters per instance (3,600: the knee of the budget curve on the default instances,
+    /// docs/gate-bench.md; the field report started at 1,800).
     pub instance_budget: usize,
     /// Characters for all instances together (3,600).
     pub total_budget: usize,
@@ -63,7 +66,8 @@ impl Default for Config {
             max_prompt_chars: 1_500,
             min_words: 2,
             top_k: 4,
-            instance_budget: 1_800,
+            evidence_k: 8,
+            instance_budget: 3_600,
             total_budget: 3_600,
             deadline_ms: 5_000,
             tag_prefix: "#".into(),
@@ -76,6 +80,9 @@ impl Config {
     fn check(&self) -> Result<()> {
         if self.top_k == 0 || self.top_k > 50 {
             return Err(Error::invalid("config.top_k", format!("{}; must be 1..=50", self.top_k)));
+        }
+        if self.evidence_k == 0 || self.evidence_k > 50 {
+            return Err(Error::invalid("config.evidence_k", format!("{}; must be 1..=50", self.evidence_k)));
         }
         if self.tag_prefix.is_empty() || self.tag_prefix.chars().any(char::is_whitespace) {
             return Err(Error::invalid("config.tag_prefix", "must be non-empty, without spaces"));
@@ -520,8 +527,12 @@ impl Engine {
         // The instance's ranking (one chunk per location, join-only bigrams discounted: the
         // `search` tool's, docs/tools-bench.md).
         let weighted = search::weighted_terms(&inst.index, query, search::Ranking::DEFAULT);
-        let scored =
-            search::rank(&inst.index, &weighted, (cfg.top_k + extra).max(pool), search::Ranking::DEFAULT)?;
+        let scored = search::rank(
+            &inst.index,
+            &weighted,
+            (cfg.top_k.max(cfg.evidence_k) + extra).max(pool),
+            search::Ranking::DEFAULT,
+        )?;
         // The judges see the top k as found; the evidence skips chunks this session has seen.
         let top: Vec<Scored> = scored.iter().take(cfg.top_k).copied().collect();
         // With a rerank, each candidate's explanation line (shown in the detailed format).
@@ -543,7 +554,7 @@ impl Engine {
                 .is_some_and(|sid| self.sessions.seen(sid, &inst.name, s.chunk, now, cfg.dedup_window_ms));
             if seen {
                 log.dedup_skipped.push(s.chunk);
-            } else if chosen.len() < cfg.top_k {
+            } else if chosen.len() < cfg.evidence_k {
                 chosen.push(*s);
             }
         }

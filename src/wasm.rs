@@ -21,8 +21,8 @@ use crate::{protocol, tools};
 const TYPES: &str = r#"
 /** Engine settings; every field optional (defaults: the field report's numbers). */
 export interface Config {
-  max_prompt_chars?: number; min_words?: number; top_k?: number; instance_budget?: number;
-  total_budget?: number; min_coverage?: number; deadline_ms?: number; tag_prefix?: string;
+  max_prompt_chars?: number; min_words?: number; top_k?: number; evidence_k?: number; instance_budget?: number;
+  total_budget?: number; deadline_ms?: number; tag_prefix?: string;
   dedup_window_ms?: number;
 }
 export interface AskOptions {

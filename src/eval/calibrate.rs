@@ -15,13 +15,12 @@
 //! Thresholds, by utility: relevance where a wrongly accepted unrelated prompt costs
 //! `p/(1−p)` wrongly skipped domain prompts (`relevance_precision`, default 0.5: plain routing
 //! accuracy); sufficiency where a push whose evidence misses the gold costs `p/(1−p)` pushes that
-//! hold it (`sufficiency_precision`, default 0.3: push first). [`simulate`] replays the routing decision on rows with a model and
+//! hold it (`sufficiency_precision`, default 0.4: push first). [`simulate`] replays the routing decision on rows with a model and
 //! gives the figures the gate is held to ([`Figures`]).
 
 use serde::Serialize;
 
 use super::gold::{Label, LabelKind};
-use crate::deliver::Outcome;
 use crate::engine::{AskOptions, Config, Engine, InstanceOptions};
 use crate::error::{Error, Result};
 use crate::gate::model::best_utility_threshold;
@@ -83,7 +82,6 @@ pub fn collect(instances: &[(String, Vec<u8>)], config: &Config, labels: &[Label
                 cites.push(crate::search::hit(index, 0, s)?.cite);
             }
             gold_in_top = label.hit(cites.iter());
-            let _ = forced.log.instances.iter().any(|l| l.outcome == Outcome::Injected);
         }
         rows.push(Row {
             label: label.clone(),
@@ -111,10 +109,12 @@ pub struct FitParams {
 
 impl Default for FitParams {
     fn default() -> Self {
-        // Sufficiency 0.3: "push first, pull when insufficient" (field report) — pushed evidence that
+        // Sufficiency 0.4: "push first, pull when insufficient" (field report) — pushed evidence that
         // misses the gold costs little (the delivery rule says: say so, then search), a pull costs
-        // the agent a tool round trip; chosen on the k-fold figures (docs/gate-bench.md).
-        FitParams { l2: 0.05, relevance_precision: 0.5, sufficiency_precision: 0.3 }
+        // the agent a tool round trip; chosen on the k-fold figures (docs/gate-bench.md: with the
+        // 3,600-character top-8 evidence, 0.4 keeps gold pushed and pushes fewer unrelated prompts
+        // than 0.3).
+        FitParams { l2: 0.05, relevance_precision: 0.5, sufficiency_precision: 0.4 }
     }
 }
 

@@ -54,7 +54,13 @@ pub fn curve(
             if budget == 0 {
                 return Err(Error::invalid("budgets", "a budget must be at least 1 character"));
             }
-            let config = Config { instance_budget: budget, total_budget: budget, top_k, ..Config::default() };
+            let config = Config {
+                instance_budget: budget,
+                total_budget: budget,
+                top_k,
+                evidence_k: top_k,
+                ..Config::default()
+            };
             let mut engine = Engine::new(config)?;
             for (name, bytes) in instances {
                 engine.add_instance(name, bytes.clone(), InstanceOptions::default())?;

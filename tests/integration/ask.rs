@@ -184,8 +184,24 @@ fn check_budget_invariants(a: &groundgate::Answer, c: &Config) {
 }
 
 #[test]
-fn one_instance_gets_1800_and_cuts_at_sentences() {
+fn one_instance_gets_the_default_3600_from_up_to_8_hits() {
     let c = Config::default();
+    assert_eq!((c.top_k, c.evidence_k, c.instance_budget, c.total_budget), (4, 8, 3_600, 3_600));
+    let mut e = engine_with(&[("a", instance("a", 12, 440))], c.clone());
+    let a = ask(&mut e, Q);
+    check_budget_invariants(&a, &c);
+    assert_eq!(budgets(&a), [3_600]);
+    assert!(a.log.injected_chars > 3_000, "{}", a.log.injected_chars);
+    assert!(a.evidence.len() > 4 && a.evidence.len() <= 8, "{}", a.evidence.len());
+    // The judges still see the top 4 only.
+    let l = &a.log.instances[0];
+    assert_eq!(l.scores.len(), 4, "{:?}", l.scores);
+}
+
+#[test]
+fn one_instance_gets_1800_and_cuts_at_sentences() {
+    // The field report's settings: top 4, 1,800 characters per instance.
+    let c = Config { evidence_k: 4, instance_budget: 1_800, ..Config::default() };
     let mut e = engine_with(&[("a", instance("a", 6, 440))], c.clone());
     let a = ask(&mut e, Q);
     check_budget_invariants(&a, &c);

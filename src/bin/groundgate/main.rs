@@ -166,8 +166,8 @@ enum Command {
         /// With --jsonl: print per-prompt time (median, p95) on stderr at the end.
         #[arg(long, requires = "jsonl")]
         timings: bool,
-        /// Engine settings (TOML: max_prompt_chars, min_words, top_k, instance_budget, total_budget,
-        /// min_coverage, deadline_ms, tag_prefix, dedup_window_ms).
+        /// Engine settings (TOML: max_prompt_chars, min_words, top_k, evidence_k, instance_budget, total_budget,
+        /// deadline_ms, tag_prefix, dedup_window_ms).
         #[arg(long)]
         config: Option<PathBuf>,
         /// Fix the clock at this time (ms since the epoch): reproducible output.
@@ -193,7 +193,7 @@ enum Command {
         #[arg(long, default_value_t = groundgate::eval::calibrate::FitParams::default().relevance_precision)]
         relevance_precision: f64,
         /// Sufficiency operating point: push when the evidence holds the gold with at least this
-        /// probability at the margin (a wrong push costs p/(1−p) right ones; 0.3: push first, pull
+        /// probability at the margin (a wrong push costs p/(1−p) right ones; 0.4: push first, pull
         /// when the evidence is unlikely to answer).
         #[arg(long, default_value_t = groundgate::eval::calibrate::FitParams::default().sufficiency_precision)]
         sufficiency_precision: f64,

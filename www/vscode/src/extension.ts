@@ -39,7 +39,7 @@ function settings(): Settings {
   const c = vscode.workspace.getConfiguration('groundgate');
   return {
     indexes: c.get<string[]>('indexes', []),
-    instanceBudget: c.get<number>('instanceBudget', 1800),
+    instanceBudget: c.get<number>('instanceBudget', 3600),
     totalBudget: c.get<number>('totalBudget', 3600),
     format: c.get<'short' | 'detailed'>('format', 'short'),
     rebel: c.get<boolean>('rebel', false),
