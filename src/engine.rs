@@ -589,6 +589,7 @@ impl Engine {
             inst.index.meta().avg_len() as f64,
             &facts,
             !log.anchors.is_empty(),
+            router::creation_request(query),
         );
         let top_score = top.first().map_or(0.0, |s| search::round4(s.score));
         let verdict = Judgement::new(&inst.model, top_score, features);

@@ -37,10 +37,11 @@ pub const NAMES: [&str; COUNT] = [
     "specificity_first",
     "everyday",
     "coverage_specific",
+    "creation",
 ];
 
 /// Number of features.
-pub const COUNT: usize = 16;
+pub const COUNT: usize = 17;
 
 /// What the gate needs to know of one term of an instance.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -218,6 +219,7 @@ impl Features {
         avg_len: f64,
         facts: &dyn Fn(&str) -> Option<TermFacts>,
         anchor: bool,
+        creation: bool,
     ) -> Features {
         let (words, attainable) = words(query, hits, n_chunks, avg_len, facts);
         let words: Vec<Word> = words.into_iter().flatten().collect();
@@ -275,6 +277,7 @@ impl Features {
             spec_hit(&|w| w.in_first),
             everyday,
             spec_cov,
+            if creation { 1.0 } else { 0.0 },
         ])
     }
 
@@ -306,7 +309,7 @@ mod tests {
             HitTerms { score: 9.0, location: [0, 1, 0, 0, 0], terms: vec!["연구", "구수", "수당"] },
             HitTerms { score: 3.0, location: [0, 2, 0, 0, 0], terms: vec!["상한"] },
         ];
-        let f = Features::compute(&q, &hits, 1000, 10.0, &idf, true);
+        let f = Features::compute(&q, &hits, 1000, 10.0, &idf, true, false);
         let unknown = bm25::idf(1000, 0) as f64;
         let total = 2.0 + 3.0 + unknown;
         assert!((f.0[1] - 5.0 / total).abs() < 1e-9, "{f:?}");
@@ -331,7 +334,8 @@ mod tests {
         let sw = 2.0 * 1.2 + 3.0 * 0.45 + unknown * 1.2;
         assert!((f.0[15] - (2.0 * 1.2 + 3.0 * 0.45) / sw).abs() < 1e-9, "{f:?}");
         // Nothing found: zeros, the unknown share is all.
-        let f = Features::compute(&q, &[], 1000, 10.0, &|_| None, false);
+        let f = Features::compute(&q, &[], 1000, 10.0, &|_| None, false, true);
+        assert_eq!(f.0[16], 1.0);
         assert_eq!(f.0[0], 0.0);
         assert!((f.0[6] - 1.0).abs() < 1e-9);
     }

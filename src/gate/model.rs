@@ -61,25 +61,27 @@ impl GateModel {
 
 impl Default for GateModel {
     /// The model fitted on the project's labelled prompts (the devset, benches/data and
-    /// benches/data/train: 593 prompts) over the four default instances with `groundgate calibrate`'s default operating
-    /// points; the command and its k-fold and held-out figures are in docs/gate-bench.md.
+    /// benches/data/train: 593 prompts) over the four default instances with `groundgate
+    /// calibrate`'s default operating points; the command and its k-fold and held-out figures are
+    /// in docs/gate-bench.md.
     fn default() -> Self {
         GateModel {
             relevance: Logistic {
                 weights: [
-                    2.432434, -1.814541, 1.354702, 1.088548, 1.135988, 2.683353, -2.068882, 2.578334,
-                    -0.370916, -2.787268, -0.181911, 0.752724, 0.607336, 3.072593, -3.036566, 2.016915,
+                    2.259233, -1.888487, 1.485989, 1.114767, 1.139354, 2.693246, -1.91293, 2.635351,
+                    -0.382507, -2.760528, 0.098888, 0.739935, 0.382314, 2.898123, -2.854278, 2.054766,
+                    -3.67028,
                 ],
-                bias: -8.047151,
-                threshold: 0.2276,
+                bias: -8.096364,
+                threshold: 0.2694,
             },
             sufficiency: Logistic {
                 weights: [
-                    1.830493, -0.882096, 0.920276, -0.056469, 4.610478, 1.20974, -0.103307, -0.674866,
-                    0.848378, 0.174984, 1.39433, -0.633325, 0.368232, 0.982434, 0.09273, -0.574931,
+                    1.861116, -0.894417, 1.15577, -0.166046, 4.593133, 1.118322, 0.496556, -0.989952,
+                    1.004728, 0.137254, 1.709091, -0.493315, 0.308969, 0.775535, 0.192587, -0.460226, 0.0,
                 ],
-                bias: -2.901923,
-                threshold: 0.3744,
+                bias: -2.910232,
+                threshold: 0.376,
             },
         }
     }

@@ -283,6 +283,34 @@ const DOCUMENT_ENDINGS: &[&str] = &[
 const DOCUMENT_NOUNS: &[&str] =
     &["권고", "요망", "금지", "준수", "시행", "실시", "추진", "의무화", "허용", "통보", "조치", "명시"];
 
+/// Verb forms that ask the assistant to produce something (써, 만들어, 번역해 …) when a request
+/// ending follows (써 줘, 만들어주세요): a writing, coding or office task, not a question about
+/// documents. 정리해 / 설명해 / 알려 / 요약해 / 바꿔 are left out: people ask documents that way too.
+const CREATE_STEMS: &[&str] =
+    &["써", "작성해", "만들어", "짜", "번역해", "다듬어", "추천해", "뽑아", "그려", "지어"];
+/// Request endings after a [`CREATE_STEMS`] form.
+const CREATE_ENDINGS: &[&str] =
+    &["줘", "줘요", "주세요", "줄래", "줄래요", "주실래요", "주시겠어요", "주라", "봐", "봐요"];
+/// English verbs that open a request to produce something.
+const CREATE_VERBS_EN: &[&str] =
+    &["write", "create", "generate", "translate", "draft", "compose", "proofread", "rewrite", "refactor"];
+
+/// Does the input ask the assistant to produce something — write, make, translate, draft (써 줘,
+/// 코드 짜줘, 만들어 주세요, "Write a …", "Translate …")? Such a task is rarely answered by
+/// documents; the gate weighs it as one feature (`creation`).
+pub fn creation_request(input: &str) -> bool {
+    let words: Vec<&str> = input.split_whitespace().map(strip_trailing).collect();
+    let first = words.first().map(|w| w.trim_end_matches(',').to_ascii_lowercase()).unwrap_or_default();
+    if CREATE_VERBS_EN.contains(&first.as_str()) {
+        return true;
+    }
+    let ends =
+        |w: &str| CREATE_STEMS.iter().any(|s| CREATE_ENDINGS.iter().any(|e| w.ends_with(&format!("{s}{e}"))));
+    words.iter().enumerate().any(|(i, w)| {
+        ends(w) || (i > 0 && CREATE_ENDINGS.contains(w) && ends(&format!("{}{w}", words[i - 1])))
+    })
+}
+
 /// Whole words that only carry a Korean question's or request's form (있나요, 돼요, 알려줘), beyond
 /// the ending lists above.
 const FORM_WORDS_KO: &[&str] = &[
@@ -575,6 +603,30 @@ mod tests {
 
     fn form(s: &str) -> Form {
         classify(s).form
+    }
+
+    #[test]
+    fn creation_requests() {
+        for t in [
+            "회의록 초안 좀 써 줘",
+            "이메일 주소 검증하는 정규식 짜줘.",
+            "슬로건 다섯 개만 뽑아줘",
+            "발표 자료 만들어 주세요",
+            "Write a haiku about Mondays",
+            "translate this into Korean: 안녕하세요",
+        ] {
+            assert!(creation_request(t), "{t}");
+        }
+        for t in [
+            "연구수당 상한 알려줘",
+            "협약 변경 절차 정리해 줘",
+            "연구노트는 꼭 써야 하나요?",
+            "How do I write a function with output parameters?",
+            "보고서를 써서 내야 하나요",
+            "",
+        ] {
+            assert!(!creation_request(t), "{t}");
+        }
     }
 
     #[test]
