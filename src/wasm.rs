@@ -175,11 +175,49 @@ fn hits_to_js(hits: &[search::Hit]) -> Result<JsValue, JsValue> {
         hits.iter().map(|h| Head { rank: h.rank, score: h.score, chunk: h.chunk, cite: &h.cite }).collect();
     let array = to_js(&heads)?;
     let key = JsValue::from_str("text");
+    let mut units: Vec<u16> = Vec::new();
     for (i, h) in hits.iter().enumerate() {
         let hit = js_sys::Reflect::get_u32(&array, i as u32)?;
-        js_sys::Reflect::set(&hit, &key, &JsValue::from_str(&h.text))?;
+        js_sys::Reflect::set(&hit, &key, &js_text(&h.text, &mut units))?;
     }
     Ok(array)
+}
+
+#[wasm_bindgen]
+extern "C" {
+    /// The host's `TextDecoder` (a global in browsers, Node, Deno and VS Code's hosts).
+    type TextDecoder;
+    #[wasm_bindgen(constructor, catch)]
+    fn new(label: &str, options: &JsValue) -> Result<TextDecoder, JsValue>;
+    /// `decode(view)`: the view is of wasm memory, read before the call returns.
+    #[wasm_bindgen(method)]
+    fn decode(this: &TextDecoder, units: &[u16]) -> JsValue;
+}
+
+thread_local! {
+    /// A UTF-16LE decoder, made once (`None` where the host has none: [`js_text`] falls back).
+    static UTF16: Option<TextDecoder> = {
+        // ignoreBOM: a leading U+FEFF is text, kept (as `JsValue::from_str` keeps it).
+        let options = js_sys::Object::new();
+        js_sys::Reflect::set(&options, &"ignoreBOM".into(), &true.into())
+            .ok()
+            .and_then(|_| TextDecoder::new("utf-16le", &options).ok())
+    };
+}
+
+/// `text` as a JS string, through UTF-16: V8 turns UTF-16 into a string ~7× faster than it
+/// decodes UTF-8 (Node 20, Korean text, `TextDecoder`), and a Hangul syllable is 2 bytes there
+/// instead of 3. The string is the same as `JsValue::from_str(text)`'s (the fallback where the
+/// host has no `TextDecoder`). `units` is a buffer reused between calls.
+fn js_text(text: &str, units: &mut Vec<u16>) -> JsValue {
+    UTF16.with(|d| match d {
+        Some(d) => {
+            units.clear();
+            units.extend(text.encode_utf16());
+            d.decode(units)
+        }
+        None => JsValue::from_str(text),
+    })
 }
 
 fn to_json<T: serde::Serialize>(value: &T) -> Result<String, JsValue> {
