@@ -109,19 +109,32 @@ fn accumulate<'a, D: AsRef<[u8]> + Clone>(
     for (info, weight) in &infos {
         let mut missing = None;
         let idf = info.idf * weight;
+        let acc = &mut acc[..n];
         index.postings_blocks(info, |docs, tfs| {
-            for (&doc, &tf) in docs.iter().zip(tfs) {
-                let d = doc as usize;
-                let (Some(slot), Some(&norm), Some(&one)) = (acc.get_mut(d), norms.get(d), once.get(d))
-                else {
-                    missing.get_or_insert(doc);
-                    continue;
-                };
-                if track && *slot == 0.0 {
-                    touched.push(doc);
+            // Two loops, so that the common one has no per-posting bookkeeping; `d < n` is the
+            // one bounds check (acc, norms and once all have length n).
+            if track {
+                for (&doc, &tf) in docs.iter().zip(tfs) {
+                    let d = doc as usize;
+                    if d >= n {
+                        missing.get_or_insert(doc);
+                        continue;
+                    }
+                    if acc[d] == 0.0 {
+                        touched.push(doc);
+                    }
+                    // = bm25::weight(p, idf, tf, norm), bit for bit; tf = 1 from the per-chunk table.
+                    acc[d] += idf * if tf == 1 { once[d] } else { bm25::tf_part(p, tf, norms[d]) };
                 }
-                // = bm25::weight(p, idf, tf, norm), bit for bit; tf = 1 from the per-chunk table.
-                *slot += idf * if tf == 1 { one } else { bm25::tf_part(p, tf, norm) };
+            } else {
+                for (&doc, &tf) in docs.iter().zip(tfs) {
+                    let d = doc as usize;
+                    if d >= n {
+                        missing.get_or_insert(doc);
+                        continue;
+                    }
+                    acc[d] += idf * if tf == 1 { once[d] } else { bm25::tf_part(p, tf, norms[d]) };
+                }
             }
         })?;
         if let Some(doc) = missing {
