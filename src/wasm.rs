@@ -161,8 +161,10 @@ fn to_js<T: serde::Serialize>(value: &T) -> Result<JsValue, JsValue> {
     js_sys::JSON::parse(&to_json(value)?)
 }
 
-/// Hits as JS objects equal to `JSON.parse` of their JSON (same keys, same order: `text` last).
-fn hits_to_js(hits: &[search::Hit]) -> Result<JsValue, JsValue> {
+/// Hits of [`search::search_cited`] (texts not decoded) as JS objects equal to `JSON.parse` of
+/// [`search::search`]'s JSON (same keys, same order: `text` last). Each text is decoded from
+/// `index` straight into UTF-16 for the host's string ([`js_text`]).
+fn hits_to_js<D: AsRef<[u8]> + Clone>(index: &Index<D>, hits: &[search::Hit]) -> Result<JsValue, JsValue> {
     #[derive(serde::Serialize)]
     struct Head<'a> {
         rank: u32,
@@ -177,8 +179,10 @@ fn hits_to_js(hits: &[search::Hit]) -> Result<JsValue, JsValue> {
     let key = JsValue::from_str("text");
     let mut units: Vec<u16> = Vec::new();
     for (i, h) in hits.iter().enumerate() {
+        units.clear();
+        index.chunk_text_utf16(h.chunk, &mut units).map_err(js_error)?;
         let hit = js_sys::Reflect::get_u32(&array, i as u32)?;
-        js_sys::Reflect::set(&hit, &key, &js_text(&h.text, &mut units))?;
+        js_sys::Reflect::set(&hit, &key, &js_text(&units))?;
     }
     Ok(array)
 }
@@ -205,18 +209,13 @@ thread_local! {
     };
 }
 
-/// `text` as a JS string, through UTF-16: V8 turns UTF-16 into a string ~7× faster than it
-/// decodes UTF-8 (Node 20, Korean text, `TextDecoder`), and a Hangul syllable is 2 bytes there
-/// instead of 3. The string is the same as `JsValue::from_str(text)`'s (the fallback where the
-/// host has no `TextDecoder`). `units` is a buffer reused between calls.
-fn js_text(text: &str, units: &mut Vec<u16>) -> JsValue {
+/// UTF-16 `units` as a JS string: V8 makes a string from UTF-16 ~7× faster than it decodes UTF-8
+/// (Node 20, Korean text, `TextDecoder`), and a Hangul syllable is 2 bytes there instead of 3.
+/// Where the host has no `TextDecoder`, through a Rust `String` (the same string).
+fn js_text(units: &[u16]) -> JsValue {
     UTF16.with(|d| match d {
-        Some(d) => {
-            units.clear();
-            units.extend(text.encode_utf16());
-            d.decode(units)
-        }
-        None => JsValue::from_str(text),
+        Some(d) => d.decode(units),
+        None => JsValue::from_str(&String::from_utf16_lossy(units)),
     })
 }
 
@@ -416,7 +415,9 @@ impl WasmEngine {
         #[wasm_bindgen(unchecked_param_type = "number")] k: JsValue,
     ) -> Result<JsValue, JsValue> {
         let (instance, query) = (string_arg(&instance, "instance")?, string_arg(&query, "query")?);
-        hits_to_js(&self.engine.search(&instance, &query, count_arg(&k, "k")?).map_err(js_error)?)
+        let k = count_arg(&k, "k")?;
+        let index = self.engine.index(&instance).map_err(js_error)?;
+        hits_to_js(index, &search::search_cited(index, &query, k).map_err(js_error)?)
     }
 
     /// Forget what a session has been shown.
@@ -472,8 +473,10 @@ impl WasmEngine {
         }
         let Ok(chunk) = self.engine.index(name).and_then(|i| i.chunk(0)) else { return };
         let prompt: String = chunk.text.chars().take(80).collect::<String>() + "?";
-        if let Ok(hits) = self.engine.search(name, &prompt, 10) {
-            let _ = hits_to_js(&hits);
+        if let Ok(index) = self.engine.index(name)
+            && let Ok(hits) = search::search_cited(index, &prompt, 10)
+        {
+            let _ = hits_to_js(index, &hits);
         }
         if let Ok(answer) = self.engine.ask(&prompt, &AskOptions::default()) {
             let _ = to_js(&answer);
@@ -675,7 +678,7 @@ impl WasmIndex {
         #[wasm_bindgen(unchecked_param_type = "number")] k: JsValue,
     ) -> Result<JsValue, JsValue> {
         let (query, k) = (string_arg(&query, "query")?, count_arg(&k, "k")?);
-        hits_to_js(&search::search(&self.index, &query, k).map_err(js_error)?)
+        hits_to_js(&self.index, &search::search_cited(&self.index, &query, k).map_err(js_error)?)
     }
 
     /// The same hits as a JSON string, byte-identical to the native CLI's `hits` array.

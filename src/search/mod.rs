@@ -266,7 +266,11 @@ pub fn round4(score: f32) -> f64 {
 
 /// Turn a scored chunk into a [`Hit`] with its citation.
 pub fn hit<D: AsRef<[u8]> + Clone>(index: &Index<D>, rank: u32, s: Scored) -> Result<Hit> {
-    let chunk = index.chunk(s.chunk)?;
+    hit_with(index, rank, s, true)
+}
+
+fn hit_with<D: AsRef<[u8]> + Clone>(index: &Index<D>, rank: u32, s: Scored, text: bool) -> Result<Hit> {
+    let chunk = if text { index.chunk(s.chunk)? } else { index.chunk_record(s.chunk)? };
     let source = index.source(chunk.source)?;
     Ok(Hit {
         rank,
@@ -282,6 +286,18 @@ pub fn search<D: AsRef<[u8]> + Clone>(index: &Index<D>, query: &str, k: usize) -
     check_args(query, k)?;
     let terms = query_terms(index, query);
     top_k(index, &terms, k)?.into_iter().enumerate().map(|(i, s)| hit(index, i as u32 + 1, s)).collect()
+}
+
+/// [`search`] without the chunk texts (each `text` empty), for a host that takes them another way
+/// ([`Index::chunk_text_utf16`]: JS strings are UTF-16); the same hits otherwise.
+pub fn search_cited<D: AsRef<[u8]> + Clone>(index: &Index<D>, query: &str, k: usize) -> Result<Vec<Hit>> {
+    check_args(query, k)?;
+    let terms = query_terms(index, query);
+    top_k(index, &terms, k)?
+        .into_iter()
+        .enumerate()
+        .map(|(i, s)| hit_with(index, i as u32 + 1, s, false))
+        .collect()
 }
 
 /// One query term's contribution to one chunk's score.
