@@ -149,33 +149,38 @@ fn best(acc: &[f32], touched: Option<&[u32]>, k: usize) -> Vec<Scored> {
     // Best first, ties by chunk id: a total order. The k best are kept sorted as they come
     // (binary insertion; k is small), which gives exactly what a full sort would. Every term's
     // contribution is positive (idf > 0, weights > 0), so a chunk with a score was touched.
-    let order = |a: &Scored, b: &Scored| b.score.total_cmp(&a.score).then(a.chunk.cmp(&b.chunk));
-    let mut scored: Vec<Scored> = Vec::with_capacity(k + 1);
-    let mut bar = 0f32; // the k-th score once k are kept: anything below cannot enter
-    let mut offer = |chunk: u32, score: f32| {
-        if score <= 0.0 || score < bar {
-            return;
-        }
-        let s = Scored { chunk, score };
+    fn order(a: &Scored, b: &Scored) -> std::cmp::Ordering {
+        b.score.total_cmp(&a.score).then(a.chunk.cmp(&b.chunk))
+    }
+    // Keep `s` if it is among the k best so far; returns the new bar (the k-th score once k are
+    // kept: anything below cannot enter).
+    fn offer(scored: &mut Vec<Scored>, k: usize, s: Scored, bar: f32) -> f32 {
         if scored.len() == k && scored.last().is_some_and(|w| order(&s, w).is_ge()) {
-            return;
+            return bar;
         }
         let at = scored.partition_point(|b| order(b, &s).is_lt());
         scored.insert(at, s);
         scored.truncate(k);
-        if scored.len() == k {
-            bar = scored.last().map_or(0.0, |w| w.score);
+        if scored.len() == k { scored.last().map_or(0.0, |w| w.score) } else { bar }
+    }
+    let mut scored: Vec<Scored> = Vec::with_capacity(k + 1);
+    let mut bar = 0f32;
+    let mut consider = |chunk: u32, score: f32| {
+        // Most chunks score 0 or under the bar: one test, no call (written so that a NaN from a
+        // crafted index is offered, as it always was).
+        if !(score <= 0.0 || score < bar) {
+            bar = offer(&mut scored, k, Scored { chunk, score }, bar);
         }
     };
     match touched {
         Some(touched) => {
             for &chunk in touched {
-                offer(chunk, acc.get(chunk as usize).copied().unwrap_or(0.0));
+                consider(chunk, acc.get(chunk as usize).copied().unwrap_or(0.0));
             }
         }
         None => {
             for (chunk, &score) in acc.iter().enumerate() {
-                offer(chunk as u32, score);
+                consider(chunk as u32, score);
             }
         }
     }
