@@ -254,12 +254,36 @@ impl<D: AsRef<[u8]> + Clone> Index<D> {
 
     /// Chunk `id`.
     pub fn chunk(&self, id: u32) -> Result<Chunk> {
+        self.chunk_with(id, true)
+    }
+
+    /// [`Index::chunk`] without decoding its text (`text` empty): for callers that take the text
+    /// another way ([`Index::chunk_text_utf16`]). The same checks but the text's.
+    pub fn chunk_record(&self, id: u32) -> Result<Chunk> {
+        self.chunk_with(id, false)
+    }
+
+    /// The text of chunk `id` as UTF-16 code units appended to `out` (for JS strings): the same
+    /// text and checks as [`Index::chunk`]'s, decoded straight from the stored code.
+    pub fn chunk_text_utf16(&self, id: u32, out: &mut Vec<u16>) -> Result<()> {
+        if id >= self.meta.chunks {
+            return Err(Error::invalid("chunk", format!("chunk {id} ≥ chunk count {}", self.meta.chunks)));
+        }
+        let [off, len, ..] = records::read::<9>(self.section(SectionId::Chunks), id, "chunks")?;
+        text::read_utf16(self.section(SectionId::Text), self.version, id, off, len, out)
+    }
+
+    fn chunk_with(&self, id: u32, with_text: bool) -> Result<Chunk> {
         if id >= self.meta.chunks {
             return Err(Error::invalid("chunk", format!("chunk {id} ≥ chunk count {}", self.meta.chunks)));
         }
         let [off, len, source, page, article, section, heading, start, end] =
             records::read::<9>(self.section(SectionId::Chunks), id, "chunks")?;
-        let text = text::read(self.section(SectionId::Text), self.version, id, off, len)?;
+        let text = if with_text {
+            text::read(self.section(SectionId::Text), self.version, id, off, len)?
+        } else {
+            String::new()
+        };
         if source >= self.meta.sources {
             return Err(Error::corrupt("chunks", format!("chunk {id} names source {source}")));
         }

@@ -114,6 +114,47 @@ fn unhangul(src: &[u8]) -> Option<String> {
     Some(out)
 }
 
+/// Decode Hangul two-byte code straight to UTF-16 code units, appended to `out` (`None` if it is
+/// not valid code: exactly when [`unhangul`] refuses it). For hosts whose strings are UTF-16 (JS):
+/// a syllable pair is one unit, ASCII one unit, other runs are checked as UTF-8 and re-encoded.
+fn unhangul_utf16(src: &[u8], out: &mut Vec<u16>) -> Option<()> {
+    out.reserve(src.len());
+    let mut i = 0;
+    while let Some(&b) = src.get(i) {
+        match b {
+            0x00..0x80 => {
+                out.push(b as u16);
+                i += 1;
+            }
+            0x80..0xC0 => {
+                let c = SYLLABLE_FIRST + (((b as u32 - 0x80) << 8) | *src.get(i + 1)? as u32);
+                if c > SYLLABLE_LAST {
+                    return None;
+                }
+                out.push(c as u16);
+                i += 2;
+            }
+            _ => {
+                // A run of UTF-8 sequences (and ASCII) up to the next syllable, as in `unhangul`:
+                // ASCII bytes are character boundaries, so the runs validate alike.
+                let mut j = i;
+                while let Some(&b) = src.get(j) {
+                    match b {
+                        0x00..0x80 => j += 1,
+                        0x80..0xC0 => break,
+                        0xC0..0xE0 => j += 2,
+                        0xE0..0xF0 => j += 3,
+                        _ => j += 4,
+                    }
+                }
+                out.extend(std::str::from_utf8(src.get(i..j)?).ok()?.encode_utf16());
+                i = j;
+            }
+        }
+    }
+    Some(())
+}
+
 /// Chunks per compressed block.
 pub const GROUP: u32 = 4;
 
@@ -209,6 +250,32 @@ pub fn read(section: &[u8], version: u32, id: u32, off: u32, len: u32) -> Result
     String::from_utf8(bytes).map_err(|_| bad("text is not UTF-8".into()))
 }
 
+/// [`read`] as UTF-16 code units appended to `out` (the same text, the same errors): straight
+/// from the Hangul two-byte code, through [`read`] for the other codecs.
+pub fn read_utf16(
+    section: &[u8],
+    version: u32,
+    id: u32,
+    off: u32,
+    len: u32,
+    out: &mut Vec<u16>,
+) -> Result<()> {
+    let group = if version < 3 { 0 } else { u32_at(section, 0).unwrap_or(0) };
+    if group != HANGUL_MARK {
+        out.extend(read(section, version, id, off, len)?.encode_utf16());
+        return Ok(());
+    }
+    let bad = |d: &str| Error::corrupt("text", format!("chunk {id}: {d}"));
+    let (off, len) = (off as usize, len as usize);
+    let end = off.checked_add(len).ok_or_else(|| bad("text range overflows"))?;
+    let coded = section.get(4..).and_then(|p| p.get(off..end)).ok_or_else(|| bad("text out of range"))?;
+    let mark = out.len();
+    unhangul_utf16(coded, out).ok_or_else(|| {
+        out.truncate(mark);
+        bad("bad Hangul two-byte code or UTF-8")
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -266,6 +333,47 @@ mod tests {
             let mut s = section.clone();
             s[at] ^= 0xa5;
             let _ = read(&s, 3, 1, starts[1], 10);
+        }
+    }
+
+    #[test]
+    fn utf16_reads_the_same_text_and_refuses_the_same_damage() {
+        let texts = ["연구개발비 정산 기준 제1조의2", "mixed 한글 and ASCII ·— é 😀 힣가\u{feff}", "", "각"];
+        for codec in [TextCodec::Hangul, TextCodec::Plain, TextCodec::Lz4] {
+            let (mut text, mut starts, mut lens) = (Vec::new(), Vec::new(), Vec::new());
+            for t in texts {
+                starts.push(text.len() as u32);
+                let stored = store(t, codec);
+                lens.push(stored.len() as u32);
+                text.extend_from_slice(&stored);
+            }
+            let section = encode(&text, &starts, codec).unwrap();
+            for (i, t) in texts.iter().enumerate() {
+                let mut units = vec![7u16];
+                read_utf16(&section, 3, i as u32, starts[i], lens[i], &mut units).unwrap();
+                assert_eq!(units[1..], t.encode_utf16().collect::<Vec<_>>()[..], "{codec:?} {i}");
+            }
+            // Every damaged byte: UTF-16 succeeds exactly when UTF-8 does, with the same text.
+            for at in 0..section.len() {
+                let mut s = section.clone();
+                s[at] ^= 0xa5;
+                for (i, _) in texts.iter().enumerate() {
+                    let utf8 = read(&s, 3, i as u32, starts[i], lens[i]);
+                    let mut units = Vec::new();
+                    let utf16 = read_utf16(&s, 3, i as u32, starts[i], lens[i], &mut units);
+                    match utf8 {
+                        Ok(t) => assert_eq!(units, t.encode_utf16().collect::<Vec<_>>()),
+                        Err(e) => {
+                            assert_eq!((utf16.unwrap_err().to_string(), units.len()), (e.to_string(), 0))
+                        }
+                    }
+                }
+            }
+        }
+        for bad in [&[0xAB, 0xFF][..], &[0x80][..], &[b'a', 0xE2, 0x80][..], &[0xC3][..], &[0xFF, b'a'][..]] {
+            let mut s = HANGUL_MARK.to_le_bytes().to_vec();
+            s.extend_from_slice(bad);
+            assert!(read_utf16(&s, 3, 0, 0, bad.len() as u32, &mut Vec::new()).is_err(), "{bad:?}");
         }
     }
 

@@ -109,19 +109,32 @@ fn accumulate<'a, D: AsRef<[u8]> + Clone>(
     for (info, weight) in &infos {
         let mut missing = None;
         let idf = info.idf * weight;
+        let acc = &mut acc[..n];
         index.postings_blocks(info, |docs, tfs| {
-            for (&doc, &tf) in docs.iter().zip(tfs) {
-                let d = doc as usize;
-                let (Some(slot), Some(&norm), Some(&one)) = (acc.get_mut(d), norms.get(d), once.get(d))
-                else {
-                    missing.get_or_insert(doc);
-                    continue;
-                };
-                if track && *slot == 0.0 {
-                    touched.push(doc);
+            // Two loops, so that the common one has no per-posting bookkeeping; `d < n` is the
+            // one bounds check (acc, norms and once all have length n).
+            if track {
+                for (&doc, &tf) in docs.iter().zip(tfs) {
+                    let d = doc as usize;
+                    if d >= n {
+                        missing.get_or_insert(doc);
+                        continue;
+                    }
+                    if acc[d] == 0.0 {
+                        touched.push(doc);
+                    }
+                    // = bm25::weight(p, idf, tf, norm), bit for bit; tf = 1 from the per-chunk table.
+                    acc[d] += idf * if tf == 1 { once[d] } else { bm25::tf_part(p, tf, norms[d]) };
                 }
-                // = bm25::weight(p, idf, tf, norm), bit for bit; tf = 1 from the per-chunk table.
-                *slot += idf * if tf == 1 { one } else { bm25::tf_part(p, tf, norm) };
+            } else {
+                for (&doc, &tf) in docs.iter().zip(tfs) {
+                    let d = doc as usize;
+                    if d >= n {
+                        missing.get_or_insert(doc);
+                        continue;
+                    }
+                    acc[d] += idf * if tf == 1 { once[d] } else { bm25::tf_part(p, tf, norms[d]) };
+                }
             }
         })?;
         if let Some(doc) = missing {
@@ -136,33 +149,38 @@ fn best(acc: &[f32], touched: Option<&[u32]>, k: usize) -> Vec<Scored> {
     // Best first, ties by chunk id: a total order. The k best are kept sorted as they come
     // (binary insertion; k is small), which gives exactly what a full sort would. Every term's
     // contribution is positive (idf > 0, weights > 0), so a chunk with a score was touched.
-    let order = |a: &Scored, b: &Scored| b.score.total_cmp(&a.score).then(a.chunk.cmp(&b.chunk));
-    let mut scored: Vec<Scored> = Vec::with_capacity(k + 1);
-    let mut bar = 0f32; // the k-th score once k are kept: anything below cannot enter
-    let mut offer = |chunk: u32, score: f32| {
-        if score <= 0.0 || score < bar {
-            return;
-        }
-        let s = Scored { chunk, score };
+    fn order(a: &Scored, b: &Scored) -> std::cmp::Ordering {
+        b.score.total_cmp(&a.score).then(a.chunk.cmp(&b.chunk))
+    }
+    // Keep `s` if it is among the k best so far; returns the new bar (the k-th score once k are
+    // kept: anything below cannot enter).
+    fn offer(scored: &mut Vec<Scored>, k: usize, s: Scored, bar: f32) -> f32 {
         if scored.len() == k && scored.last().is_some_and(|w| order(&s, w).is_ge()) {
-            return;
+            return bar;
         }
         let at = scored.partition_point(|b| order(b, &s).is_lt());
         scored.insert(at, s);
         scored.truncate(k);
-        if scored.len() == k {
-            bar = scored.last().map_or(0.0, |w| w.score);
+        if scored.len() == k { scored.last().map_or(0.0, |w| w.score) } else { bar }
+    }
+    let mut scored: Vec<Scored> = Vec::with_capacity(k + 1);
+    let mut bar = 0f32;
+    let mut consider = |chunk: u32, score: f32| {
+        // Most chunks score 0 or under the bar: one test, no call (written so that a NaN from a
+        // crafted index is offered, as it always was).
+        if !(score <= 0.0 || score < bar) {
+            bar = offer(&mut scored, k, Scored { chunk, score }, bar);
         }
     };
     match touched {
         Some(touched) => {
             for &chunk in touched {
-                offer(chunk, acc.get(chunk as usize).copied().unwrap_or(0.0));
+                consider(chunk, acc.get(chunk as usize).copied().unwrap_or(0.0));
             }
         }
         None => {
             for (chunk, &score) in acc.iter().enumerate() {
-                offer(chunk as u32, score);
+                consider(chunk as u32, score);
             }
         }
     }
@@ -253,7 +271,11 @@ pub fn round4(score: f32) -> f64 {
 
 /// Turn a scored chunk into a [`Hit`] with its citation.
 pub fn hit<D: AsRef<[u8]> + Clone>(index: &Index<D>, rank: u32, s: Scored) -> Result<Hit> {
-    let chunk = index.chunk(s.chunk)?;
+    hit_with(index, rank, s, true)
+}
+
+fn hit_with<D: AsRef<[u8]> + Clone>(index: &Index<D>, rank: u32, s: Scored, text: bool) -> Result<Hit> {
+    let chunk = if text { index.chunk(s.chunk)? } else { index.chunk_record(s.chunk)? };
     let source = index.source(chunk.source)?;
     Ok(Hit {
         rank,
@@ -269,6 +291,18 @@ pub fn search<D: AsRef<[u8]> + Clone>(index: &Index<D>, query: &str, k: usize) -
     check_args(query, k)?;
     let terms = query_terms(index, query);
     top_k(index, &terms, k)?.into_iter().enumerate().map(|(i, s)| hit(index, i as u32 + 1, s)).collect()
+}
+
+/// [`search`] without the chunk texts (each `text` empty), for a host that takes them another way
+/// ([`Index::chunk_text_utf16`]: JS strings are UTF-16); the same hits otherwise.
+pub fn search_cited<D: AsRef<[u8]> + Clone>(index: &Index<D>, query: &str, k: usize) -> Result<Vec<Hit>> {
+    check_args(query, k)?;
+    let terms = query_terms(index, query);
+    top_k(index, &terms, k)?
+        .into_iter()
+        .enumerate()
+        .map(|(i, s)| hit_with(index, i as u32 + 1, s, false))
+        .collect()
 }
 
 /// One query term's contribution to one chunk's score.
