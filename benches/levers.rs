@@ -45,26 +45,21 @@ fn main() {
     if let Some(v) = std::env::var_os("GG_JOIN") {
         ranking.join_weight = v.to_string_lossy().parse().expect("GG_JOIN: a number");
     }
-    // GG_BG=abs|rel,from,to,floor (or "off"): query terms common in general text weigh less (tuning).
+    // GG_BG=from,to,floor (or "off"): query terms everyday in general text and rare in the
+    // documents weigh less (`search::Background`; tuning).
     if let Some(v) = std::env::var_os("GG_BG") {
         let v = v.to_string_lossy();
         ranking.background = if v == "off" {
             None
         } else {
             let p: Vec<&str> = v.split(',').collect();
-            assert!(p.len() == 4, "GG_BG: abs|rel,from,to,floor");
+            assert!(p.len() == 3, "GG_BG: from,to,floor");
             Some(groundgate::search::Background {
-                relative: p[0] == "rel",
-                from: p[1].parse().expect("GG_BG from"),
-                to: p[2].parse().expect("GG_BG to"),
-                floor: p[3].parse().expect("GG_BG floor"),
+                from: p[0].parse().expect("GG_BG from"),
+                to: p[1].parse().expect("GG_BG to"),
+                floor: p[2].parse().expect("GG_BG floor"),
             })
         };
-    }
-    // GG_SHARE=c (or "off"): a long Hangul word's weight shared among its bigrams (tuning).
-    if let Some(v) = std::env::var_os("GG_SHARE") {
-        let v = v.to_string_lossy();
-        ranking.word_share = if v == "off" { None } else { Some(v.parse().expect("GG_SHARE: a number")) };
     }
     let mut opts = Options { ranking, ..Options::DEFAULT };
     // GG_ABOUT=λ: weight of the instance's share of the query in the merge (tuning on the devset).

@@ -181,28 +181,18 @@ pub struct Ranking {
     pub collapse: bool,
     /// Query terms common in general text weigh less ([`Background`]); `None`: every term weighs 1.
     pub background: Option<Background>,
-    /// Share a long Hangul word's weight among its bigrams: a word of n bigrams gives each
-    /// (1 + c) / (n + c) (c = this; `None`: each bigram weighs 1, so 스프레드시트's five bigrams
-    /// outweigh 자동 필터's two words). A term of several words takes its largest weight.
-    pub word_share: Option<f32>,
-}
-
-/// The weight of each of a word's `n` bigrams under [`Ranking::word_share`] `c` (only `+ ÷`).
-pub fn word_share(n: usize, c: f32) -> f32 {
-    if n <= 1 { 1.0 } else { (1.0 + c) / (n as f32 + c) }
 }
 
 /// How a query term's weight falls with how everyday it is: its commonness x = its Zipf frequency
-/// in general text (the index's background level ÷ 20, [`Index::background_level`]), plus, when
-/// `relative`, its idf ÷ ln 10 (so x grows as the term is common in general text and rare in the
-/// instance's documents: 우리, 하다 against 회의비, 연구수당). Weight 1 up to x = `from`, then linearly
-/// down to `floor` at x = `to` and beyond. A term general text does not know (level 0) or an index
-/// without the background section keeps 1. Only `+ − × ÷` on stored values: the same f32 natively
-/// and in wasm.
+/// in general text (the index's background level ÷ 20, [`Index::background_level`]) plus its idf ÷
+/// ln 10, which is about −log10 of its share of the instance's chunks. x is large for a term common
+/// in general text and rare in the documents (우리, 알려, 방법 in the R&D manuals), small for the
+/// documents' own words (회의비, 연구수당) and for words general text also rarely uses. Weight 1 up to
+/// x = `from`, then linearly down to `floor` at x = `to` and beyond. A term general text does not
+/// know (level 0) or an index without the background section keeps 1. Only `+ − × ÷` on stored
+/// values: the same f32 natively and in wasm.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Background {
-    /// Add the term's idf ÷ ln 10 to its Zipf frequency.
-    pub relative: bool,
     /// Commonness up to which a term keeps its full weight.
     pub from: f32,
     /// Commonness from which a term weighs `floor`.
@@ -212,15 +202,15 @@ pub struct Background {
 }
 
 impl Background {
+    /// What [`Ranking::DEFAULT`] uses (chosen on the devset, docs/tools-bench.md).
+    pub const DEFAULT: Background = Background { from: 8.0, to: 10.0, floor: 0.5 };
+
     /// The weight of a term of background `level` and inverse document frequency `idf`.
     pub fn weight(&self, level: u8, idf: f32) -> f32 {
         if level == 0 {
             return 1.0;
         }
-        let mut x = level as f32 / 20.0;
-        if self.relative {
-            x += idf / core::f32::consts::LN_10;
-        }
+        let x = level as f32 / 20.0 + idf / core::f32::consts::LN_10;
         if x <= self.from {
             1.0
         } else if x >= self.to || self.to <= self.from {
@@ -235,10 +225,9 @@ impl Ranking {
     /// What the `search` tool uses, and what the gate's judges are meant to see (chosen on the
     /// devset, docs/tools-bench.md).
     pub const DEFAULT: Ranking =
-        Ranking { join_weight: 0.75, collapse: true, background: None, word_share: None };
+        Ranking { join_weight: 0.75, collapse: true, background: Some(Background::DEFAULT) };
     /// Plain BM25: [`top_k`].
-    pub const BM25: Ranking =
-        Ranking { join_weight: 1.0, collapse: false, background: None, word_share: None };
+    pub const BM25: Ranking = Ranking { join_weight: 1.0, collapse: false, background: None };
 }
 
 /// Candidates read to fill the top k with distinct locations.
@@ -253,35 +242,20 @@ pub fn weighted_terms<D: AsRef<[u8]> + Clone>(
 ) -> Vec<(String, f32)> {
     let settings = index.meta().analyzer;
     let terms = query_terms(index, query);
-    let needs_plain = (r.join_weight != 1.0 && settings.join_words) || r.word_share.is_some();
-    // Each term a word gives on its own (no join bigrams) → its largest share over those words
-    // (1 without `word_share`). A query term not in here exists only as a join bigram.
-    let mut own: std::collections::BTreeMap<String, f32> = Default::default();
-    if needs_plain {
-        let plain =
-            Analyzer::new(crate::text::AnalyzerSettings { join_words: false, ..settings }).analyze(query);
-        let mut per_word: Vec<usize> = Vec::new();
-        for p in &plain {
-            let w = p.word as usize;
-            if per_word.len() <= w {
-                per_word.resize(w + 1, 0);
-            }
-            per_word[w] += 1;
-        }
-        for p in plain {
-            let n = per_word.get(p.word as usize).copied().unwrap_or(1);
-            let share = r.word_share.map_or(1.0, |c| word_share(n, c));
-            let e = own.entry(p.term).or_insert(share);
-            *e = e.max(share);
-        }
-    }
+    // The terms the words give on their own (no join bigrams), sorted: a query term not among
+    // them exists only as a join bigram.
+    let plain = (r.join_weight != 1.0 && settings.join_words).then(|| {
+        let mut p =
+            Analyzer::new(crate::text::AnalyzerSettings { join_words: false, ..settings }).terms(query);
+        p.sort_unstable();
+        p
+    });
     terms
         .into_iter()
         .map(|t| {
-            let mut w = match own.get(&t) {
-                Some(&share) => share,
-                None if needs_plain && settings.join_words => r.join_weight,
-                None => 1.0,
+            let mut w = match &plain {
+                Some(p) if p.binary_search(&t).is_err() => r.join_weight,
+                _ => 1.0,
             };
             if let Some(bg) = r.background {
                 // A lookup error is left to the scoring pass, which reports it.
@@ -395,6 +369,36 @@ mod tests {
     use crate::corpus::{Chunk, Location, Source};
     use crate::index::IndexBuilder;
     use crate::text::AnalyzerSettings;
+
+    #[test]
+    fn everyday_query_terms_weigh_less() {
+        let bg = Background::DEFAULT;
+        // x = level / 20 + idf / ln 10: 1 up to 8, floor from 10, linear between.
+        assert_eq!(bg.weight(0, 30.0), 1.0);
+        assert_eq!(bg.weight(100, 2.0 * core::f32::consts::LN_10), 1.0); // x = 5 + 2 = 7
+        assert_eq!(bg.weight(120, 0.0), 1.0); // x = 6
+        assert_eq!(bg.weight(200, 0.0), 0.5); // x = 10
+        assert_eq!(bg.weight(255, 9.0), 0.5);
+        let mid = bg.weight(180, 0.0); // x = 9: halfway
+        assert!((mid - 0.75).abs() < 1e-6, "{mid}");
+        // In an index: 우리 is common in general text and rare in the chunks, 회의 is neither.
+        let mut b = IndexBuilder::new("t", AnalyzerSettings::default());
+        let s = b.add_source(Source { id: "s".into(), ..Default::default() }).unwrap();
+        for i in 0..40 {
+            let text = if i == 0 { "우리 회의".to_string() } else { format!("회의 식비 {i}") };
+            b.add_chunk(Chunk { source: s, text, ..Default::default() }).unwrap();
+        }
+        b.background([("우리".to_string(), 140u8), ("회의".to_string(), 100u8)].into_iter().collect());
+        let bytes = b.build().unwrap();
+        let idx = Index::open(&bytes[..]).unwrap();
+        let w = weighted_terms(&idx, "우리 회의", Ranking::DEFAULT);
+        let of = |t: &str| w.iter().find(|(u, _)| u == t).map(|x| x.1).unwrap();
+        let idf = |t: &str| idx.term(t).unwrap().unwrap().idf;
+        assert_eq!(of("우리"), Background::DEFAULT.weight(140, idf("우리")));
+        assert!(of("우리") < 1.0 && of("회의") == 1.0, "{w:?}");
+        // Plain BM25 weighs every term 1.
+        assert!(weighted_terms(&idx, "우리 회의", Ranking::BM25).iter().all(|(_, x)| *x == 1.0));
+    }
 
     #[test]
     fn collapse_keeps_the_best_chunk_of_each_location() {
