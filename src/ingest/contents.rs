@@ -16,9 +16,16 @@ pub fn parse(text: &str) -> Vec<(String, Vec<String>)> {
     let mut out = Vec::new();
     // Labels of the open lists (None: a list without a label).
     let mut open: Vec<Option<String>> = Vec::new();
+    // The label of the list item being read: its `<label>`, else its text so far (None once a
+    // nested list has opened or the item has closed).
     let mut pending: Option<String> = None;
+    let mut item_text: Option<String> = None;
     let mut rest = text.as_str();
     while let Some(lt) = rest.find('<') {
+        if let Some(t) = item_text.as_mut() {
+            t.push_str(&rest[..lt]);
+            t.push(' ');
+        }
         rest = &rest[lt..];
         let Some(gt) = rest.find('>') else { break };
         let tag = &rest[1..gt];
@@ -26,11 +33,17 @@ pub fn parse(text: &str) -> Vec<(String, Vec<String>)> {
         let name = tag.split(|c: char| c.is_whitespace() || c == '/').find(|s| !s.is_empty()).unwrap_or("");
         let closing = tag.starts_with('/');
         match (name.to_ascii_lowercase().as_str(), closing) {
-            ("ul" | "ol", false) => open.push(pending.take()),
+            ("ul" | "ol", false) => {
+                let label = pending.take().or_else(|| item_text.take().map(|t| decode(&t)));
+                open.push(label.filter(|l| !l.is_empty()));
+                item_text = None;
+            }
             ("ul" | "ol", true) => {
                 open.pop();
-                pending = None;
+                (pending, item_text) = (None, None);
             }
+            ("li", false) => (pending, item_text) = (None, Some(String::new())),
+            ("li", true) => (pending, item_text) = (None, None),
             ("label", false) => {
                 let end = after.find('<').unwrap_or(after.len());
                 let label = decode(&after[..end]);
@@ -94,6 +107,15 @@ mod tests {
                 ("ko/text/swriter/main0000.html".to_string(), vec!["Text Documents (Writer)".to_string()]),
                 ("x.html".to_string(), vec![]),
             ]
+        );
+    }
+
+    #[test]
+    fn an_html_outline_labels_by_the_item_text() {
+        let html = "<ul><li><a href=\"ch1.html\">Chapter <b>one</b></a><ul><li><a href=\"s1.html#x\">Part</a></li></ul></li></ul>";
+        assert_eq!(
+            parse(html),
+            [("ch1.html".to_string(), vec![]), ("s1.html".to_string(), vec!["Chapter one".to_string()])]
         );
     }
 
