@@ -306,28 +306,45 @@ pub fn rank<D: AsRef<[u8]> + Clone>(
     k: usize,
     r: Ranking,
 ) -> Result<Vec<Scored>> {
-    let (acc, touched) = accumulate(index, terms.iter().map(|(t, w)| (t.as_str(), *w)))?;
+    let (mut acc, mut touched) = accumulate(index, terms.iter().map(|(t, w)| (t.as_str(), *w)))?;
+    // Put back on the query's own scale (what merging instances divides by) after a second pass.
+    let mut scale = None;
     if let Some(f) = r.feedback {
         let first = best(&acc, touched.as_deref(), f.depth.max(1));
-        if let Some(more) = feedback_terms(index, terms, &first, f)? {
-            let all: Vec<(String, f32)> = terms.iter().cloned().chain(more.iter().cloned()).collect();
-            let mut second = rank(index, &all, k, Ranking { feedback: None, ..r })?;
-            // Back on the query's own scale (what merging instances divides by): the second
-            // pass's scores × the query's attainable maximum ÷ the expanded query's.
+        if let Some(more) = feedback_terms(index, terms, &first, f)?.filter(|m| !m.is_empty()) {
+            // The added terms' scores on top of the first pass's (one more accumulator, added
+            // chunk by chunk: the same f32 sums everywhere).
+            let (extra, extra_touched) = accumulate(index, more.iter().map(|(t, w)| (t.as_str(), *w)))?;
+            for (a, b) in acc.iter_mut().zip(&extra) {
+                *a += *b;
+            }
+            touched = match (touched, extra_touched) {
+                (Some(mut a), Some(b)) => {
+                    a.extend(b);
+                    a.sort_unstable();
+                    a.dedup();
+                    Some(a)
+                }
+                _ => None,
+            };
+            // The second pass's scores × the query's attainable maximum ÷ the expanded query's.
             let (own, added) = (attainable(index, terms)?, attainable(index, &more)?);
             if own + added > 0.0 {
-                let scale = own / (own + added);
-                for s in &mut second {
-                    s.score *= scale;
-                }
+                scale = Some(own / (own + added));
             }
-            return Ok(second);
         }
     }
-    if !r.collapse {
-        return Ok(best(&acc, touched.as_deref(), k));
+    let mut ranked = if r.collapse {
+        collapse(index, best(&acc, touched.as_deref(), COLLAPSE_DEPTH.max(k)), k)?
+    } else {
+        best(&acc, touched.as_deref(), k)
+    };
+    if let Some(scale) = scale {
+        for s in &mut ranked {
+            s.score *= scale;
+        }
     }
-    collapse(index, best(&acc, touched.as_deref(), COLLAPSE_DEPTH.max(k)), k)
+    Ok(ranked)
 }
 
 /// Σ weight · idf · (k1 + 1) over the weighted `terms` the index has.
