@@ -45,6 +45,37 @@ fn main() {
     if let Some(v) = std::env::var_os("GG_JOIN") {
         ranking.join_weight = v.to_string_lossy().parse().expect("GG_JOIN: a number");
     }
+    // GG_BG=from,to,floor (or "off"): query terms everyday in general text and rare in the
+    // documents weigh less (`search::Background`; tuning).
+    if let Some(v) = std::env::var_os("GG_BG") {
+        let v = v.to_string_lossy();
+        ranking.background = if v == "off" {
+            None
+        } else {
+            let p: Vec<&str> = v.split(',').collect();
+            assert!(p.len() == 3, "GG_BG: from,to,floor");
+            Some(groundgate::search::Background {
+                from: p[0].parse().expect("GG_BG from"),
+                to: p[1].parse().expect("GG_BG to"),
+                floor: p[2].parse().expect("GG_BG floor"),
+            })
+        };
+    }
+    // GG_PRF=below,depth,terms,weight (or "off"; tuning): a second pass when the first is weak.
+    if let Some(v) = std::env::var_os("GG_PRF").filter(|v| v != "off") {
+        let v = v.to_string_lossy();
+        let p: Vec<&str> = v.split(',').collect();
+        assert!(p.len() == 4, "GG_PRF: below,depth,terms,weight");
+        ranking.feedback = Some(groundgate::search::Feedback {
+            below: p[0].parse().expect("GG_PRF below"),
+            depth: p[1].parse().expect("GG_PRF depth"),
+            terms: p[2].parse().expect("GG_PRF terms"),
+            weight: p[3].parse().expect("GG_PRF weight"),
+        });
+    }
+    if std::env::var_os("GG_PRF").is_some_and(|v| v == "off") {
+        ranking.feedback = None;
+    }
     let mut opts = Options { ranking, ..Options::DEFAULT };
     // GG_ABOUT=λ: weight of the instance's share of the query in the merge (tuning on the devset).
     if let Some(v) = std::env::var_os("GG_ABOUT") {

@@ -137,6 +137,8 @@ mod tests {
                 })
                 .collect(),
             keywords: Vec::new(),
+            section_titles: Vec::new(),
+            chapters: Vec::new(),
         }
     }
 

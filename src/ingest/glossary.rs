@@ -28,6 +28,8 @@ pub fn parse(text: &str, id: &str, jsonl: bool) -> Result<Document> {
         },
         blocks: Vec::new(),
         keywords: Vec::new(),
+        section_titles: Vec::new(),
+        chapters: Vec::new(),
     };
     for (n, line) in text.lines().enumerate() {
         let line = line.trim();

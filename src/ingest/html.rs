@@ -215,6 +215,8 @@ pub fn parse(html: &str, id: &str) -> Result<Document> {
         source: Source { id: id.to_string(), title, kind: "page".into(), ..Default::default() },
         blocks: Vec::new(),
         keywords: std::mem::take(&mut st.keywords),
+        section_titles: Vec::new(),
+        chapters: Vec::new(),
     };
     for (text, heading) in std::mem::take(&mut st.blocks) {
         doc.push(&text, &Location { heading, ..Default::default() });

@@ -74,6 +74,8 @@ pub fn parse(text: &str, origin: &str) -> Result<Vec<Document>> {
                     },
                     blocks: Vec::new(),
                     keywords: Vec::new(),
+                    section_titles: Vec::new(),
+                    chapters: Vec::new(),
                 });
                 docs.len() - 1
             }

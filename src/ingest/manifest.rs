@@ -16,6 +16,7 @@
 //! [context]                             # indexed with every chunk, not stored (see [`Context`])
 //! title = false                         # the source title (default false)
 //! keywords = true                       # the document's keyword metadata (default true)
+//! sections = false                      # a section's chapter title (default false, see Context)
 //!
 //! [[input]]
 //! format = "statute"   # html | markdown | rst | text | jsonl | statute | manual-json | glossary-tsv | glossary-jsonl
@@ -26,6 +27,9 @@
 //! kind = "statute"     # overrides the source kind
 //! date = "1987-10-29"  # overrides the reference date
 //! link = "https://example.org/{id}"   # link template; {id} is replaced by the source id
+//! contents = "help/ko/contents.js"     # a table of contents (nested HTML list, or a JS string of
+//!                                      # one), relative to the manifest: each linked page (link
+//!                                      # target = source id) gets the labels it sits under
 //! ```
 //!
 //! Directories are walked recursively in sorted order, so builds are deterministic. Source ids of
@@ -98,11 +102,15 @@ pub struct Context {
     pub title: bool,
     /// The document's keywords ([`Document::keywords`]: a help page's index entries).
     pub keywords: bool,
+    /// The heading of the larger division the chunk's section belongs to
+    /// ([`Document::section_titles`]: a manual's chapter title, a statute's chapter). Measured on
+    /// the devset and left off by default: no question gained (docs/tools-bench.md).
+    pub sections: bool,
 }
 
 impl Default for Context {
     fn default() -> Self {
-        Context { title: false, keywords: true }
+        Context { title: false, keywords: true, sections: false }
     }
 }
 
@@ -121,6 +129,13 @@ impl Context {
         if self.keywords {
             parts.extend(doc.keywords.iter().map(String::as_str));
         }
+        if self.sections
+            && let Some(t) = chunk.location.section.as_deref().and_then(|s| doc.section_title(s))
+        {
+            parts.push(t);
+        }
+        // A table of contents the manifest names is always used (`Input::contents`).
+        parts.extend(doc.chapters.iter().map(String::as_str));
         parts.join("\n")
     }
 }
@@ -147,6 +162,9 @@ pub struct Input {
     pub date: Option<String>,
     /// Link template (`{id}` → source id).
     pub link: Option<String>,
+    /// A table of contents, relative to the manifest ([`super::contents`]): the labels each linked
+    /// page (link target = source id) sits under become its [`Document::chapters`].
+    pub contents: Option<PathBuf>,
 }
 
 /// Anchors derived per instance unless the manifest says otherwise.
@@ -299,7 +317,18 @@ impl Manifest {
         }
         let total = jobs.len();
         let mut docs = Vec::new();
+        // Per input (by position), its table of contents: page id → labels, sorted by id.
+        let mut tocs: Vec<Vec<(String, Vec<String>)>> = Vec::new();
+        for input in &self.inputs {
+            let mut toc = match &input.contents {
+                Some(p) => super::contents::parse(&fs.read_to_string(&base.join(p))?),
+                None => Vec::new(),
+            };
+            toc.sort_by(|a, b| a.0.cmp(&b.0));
+            tocs.push(toc);
+        }
         for (n, (input, root, file)) in jobs.into_iter().enumerate() {
+            let toc = self.inputs.iter().position(|i| std::ptr::eq(i, input)).and_then(|i| tocs.get(i));
             let origin = file.display().to_string();
             let text = fs.read_to_string(&file)?;
             let single = fs.kind(&root) == Kind::File;
@@ -331,6 +360,16 @@ impl Manifest {
                 }
             };
             for d in &mut got {
+                if let Some(toc) = toc {
+                    let from = toc.partition_point(|(id, _)| id.as_str() < d.source.id.as_str());
+                    for (_, labels) in toc[from..].iter().take_while(|(id, _)| *id == d.source.id) {
+                        for l in labels {
+                            if !d.chapters.contains(l) {
+                                d.chapters.push(l.clone());
+                            }
+                        }
+                    }
+                }
                 if let Some(k) = &input.kind {
                     d.source.kind = k.clone();
                 }
@@ -445,10 +484,11 @@ mod tests {
             ..Default::default()
         };
         assert_eq!(Context::default().text(&doc, &chunk("h")), "셀, 보호\n시트, 보호");
-        let both = Context { title: true, keywords: true };
+        let both = Context { title: true, keywords: true, sections: false };
         assert_eq!(both.text(&doc, &chunk("h")), "셀 변경 방지\n셀, 보호\n시트, 보호");
         assert_eq!(both.text(&doc, &chunk("셀 변경 방지")), "셀, 보호\n시트, 보호");
-        assert_eq!(Context { title: false, keywords: false }.text(&doc, &chunk("h")), "");
+        let none = Context { title: false, keywords: false, sections: false };
+        assert_eq!(none.text(&doc, &chunk("h")), "");
     }
 
     #[test]
@@ -459,6 +499,39 @@ mod tests {
         assert!(wildcard("a*b*c", "aXbYc"));
         assert!(!wildcard("a*b*c", "ac"));
         assert!(wildcard("index.rst.txt", "index.rst.txt"));
+    }
+
+    #[test]
+    fn a_table_of_contents_indexes_each_page_with_its_chapters() {
+        let base = PathBuf::from("/m");
+        let page = |title: &str, body: &str| {
+            format!(
+                "<html><head><title>{title}</title></head><body><h1>{title}</h1><p>{body}</p></body></html>"
+            )
+            .into_bytes()
+        };
+        let mut files = std::collections::BTreeMap::new();
+        files.insert(base.join("help/ko/a.html"), page("자동 필터 적용", "열을 선택합니다."));
+        files.insert(base.join("help/ko/b.html"), page("셀 병합", "셀을 선택합니다."));
+        let toc = "x.innerHTML='\\\n<ul><li><label>스프레드시트 (Calc)</label><ul>\\\n<li><a href=\"ko/a.html?DbPAR=CALC\">자동 필터</a></li></ul></li></ul>';";
+        files.insert(base.join("help/ko/contents.js"), toc.as_bytes().to_vec());
+        let fs = MemFs(files);
+        let m: Manifest = toml::from_str(
+            "name = \"h\"\n[[input]]\nformat = \"html\"\npath = \"help\"\ninclude = [\"*.html\"]\n\
+             contents = \"help/ko/contents.js\"\n",
+        )
+        .unwrap();
+        let bytes = m.build_from(&fs, &base, |_, _| {}).unwrap().0;
+        let idx = crate::Index::open(&bytes[..]).unwrap();
+        // The page under "스프레드시트 (Calc)" is found by its chapter's words; its text is unchanged.
+        let hits = crate::search::search(&idx, "스프레드시트 calc", 5).unwrap();
+        assert_eq!(hits.iter().map(|h| h.cite.source.as_str()).collect::<Vec<_>>(), ["ko/a.html"]);
+        assert!(!hits[0].text.contains("스프레드시트"));
+        // A missing contents file is an input error naming it.
+        let mut broken = m.clone();
+        broken.inputs[0].contents = Some("help/ko/none.js".into());
+        let e = broken.build_from(&fs, &base, |_, _| {}).unwrap_err();
+        assert!(e.to_string().contains("none.js"), "{e}");
     }
 
     /// Files held in memory, keyed by path (what a wasm host hands over), for the tests below.

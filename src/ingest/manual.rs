@@ -32,6 +32,7 @@ struct Meta {
 struct Section {
     id: String,
     section_title: Option<String>,
+    chapter_title: Option<String>,
     pages: Vec<Page>,
 }
 
@@ -63,8 +64,14 @@ pub fn parse(json: &str, id: &str) -> Result<Document> {
         },
         blocks: Vec::new(),
         keywords: Vec::new(),
+        section_titles: Vec::new(),
+        chapters: Vec::new(),
     };
     for s in &m.sections {
+        let chapter = s.chapter_title.as_deref().map(str::trim).unwrap_or_default();
+        if !chapter.is_empty() && s.section_title.as_deref().map(str::trim) != Some(chapter) {
+            doc.section_titles.push((s.id.clone(), chapter.to_string()));
+        }
         for p in &s.pages {
             let loc = Location {
                 page: p.printed_page,
@@ -93,6 +100,7 @@ mod tests {
         assert_eq!(d.blocks[0].location.page, Some(1));
         assert_eq!(d.blocks[0].location.section.as_deref(), Some("b2-1-1"));
         assert_eq!(d.blocks[0].text, "기술료란\n대가이다.");
+        assert_eq!(d.section_title("b2-1-1"), Some("개요"));
         assert!(parse("{}", "x").is_err());
     }
 

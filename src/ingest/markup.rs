@@ -46,6 +46,8 @@ pub fn parse(text: &str, id: &str, markup: Markup) -> Document {
         source: Source { id: id.to_string(), kind: "document".into(), ..Default::default() },
         blocks: Vec::new(),
         keywords: Vec::new(),
+        section_titles: Vec::new(),
+        chapters: Vec::new(),
     };
     let mut title: Option<String> = None;
     let mut loc = Location::default();

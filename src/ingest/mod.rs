@@ -9,10 +9,12 @@
 //! settings; [`manifest::build_index`] runs the whole pipeline.
 //!
 //! Formats: [`html`] (lol_html), [`markup`] (Markdown, reStructuredText, plain text), [`jsonl`] (the
-//! generic record format any converter can target), [`statute`] (Korean statute text with 제N조
+//! generic record format any converter can target), [`contents`] (a site's table of contents: the
+//! chapters its pages sit under), [`statute`] (Korean statute text with 제N조
 //! articles), [`manual`] (the R&D manual JSON layout), [`glossary`] (term → definition).
 
 pub mod chunk;
+pub mod contents;
 pub mod files;
 pub mod glossary;
 pub mod html;
@@ -43,9 +45,21 @@ pub struct Document {
     /// Index keywords the document declares about itself (a help page's keyword metadata): indexed
     /// with every chunk of the document, never shown as its text.
     pub keywords: Vec<String>,
+    /// Words of the larger divisions a section belongs to, by section ([`Location::section`]): a
+    /// manual section's chapter title, a statute's chapter (제N장 …). Indexed with every chunk of
+    /// that section when the manifest's `[context] sections` is on, never shown as its text.
+    pub section_titles: Vec<(String, String)>,
+    /// The chapter headings the whole document sits under (a help page's place in the site's table
+    /// of contents, [`contents`]): indexed with every chunk, never shown as its text.
+    pub chapters: Vec<String>,
 }
 
 impl Document {
+    /// The words [`section_titles`](Self::section_titles) holds for `section`.
+    pub fn section_title(&self, section: &str) -> Option<&str> {
+        self.section_titles.iter().find(|(s, _)| s == section).map(|(_, t)| t.as_str())
+    }
+
     /// Append a block, skipping blank text.
     pub fn push(&mut self, text: &str, location: &Location) {
         let text = clean(text);

@@ -55,16 +55,29 @@ fn section_heading(line: &str) -> Option<String> {
     matches!(unit, '장' | '편' | '절').then(|| t.to_string())
 }
 
+/// The title words of a chapter or part heading (`제1장 총강` → `총강`); empty for 부칙 lines.
+fn chapter_words(heading: &str) -> String {
+    if heading.starts_with("부칙") {
+        return String::new();
+    }
+    let mut words = heading.split_whitespace();
+    words.next();
+    words.collect::<Vec<_>>().join(" ")
+}
+
 /// Parse statute `text` into a document with source id `id`.
 pub fn parse(text: &str, id: &str) -> Document {
     let mut doc = Document {
         source: Source { id: id.to_string(), kind: "statute".into(), ..Default::default() },
         blocks: Vec::new(),
         keywords: Vec::new(),
+        section_titles: Vec::new(),
+        chapters: Vec::new(),
     };
     let mut loc = Location { section: Some("전문".into()), ..Default::default() };
     let mut buf = String::new();
     let mut title: Option<String> = None;
+    let mut chapter = String::new();
     for line in text.lines() {
         let t = line.trim();
         if t.is_empty() {
@@ -77,6 +90,18 @@ pub fn parse(text: &str, id: &str) -> Document {
         if let Some(h) = section_heading(t) {
             doc.push(&buf, &loc);
             buf.clear();
+            // The chapter's words ("제1장 총강" → 총강) go with its articles' chunks; 부칙 stays out
+            // (its articles' text says what they are about).
+            // A 절 (제1절 대통령) also carries its 장's words (제4장 정부).
+            let own = chapter_words(&h);
+            let is_part = h.split_whitespace().next().is_some_and(|w| w.ends_with('절'));
+            let words = if is_part && !chapter.is_empty() { format!("{chapter} {own}") } else { own.clone() };
+            if !is_part {
+                chapter = own;
+            }
+            if !words.trim().is_empty() && !doc.section_titles.iter().any(|(s, _)| *s == h) {
+                doc.section_titles.push((h.clone(), words));
+            }
             loc = Location { section: Some(h), ..Default::default() };
             continue;
         }
@@ -104,6 +129,15 @@ mod tests {
     use super::*;
 
     #[test]
+    fn parts_carry_their_chapter() {
+        let t = "헌법\n제4장 정부\n제1절 대통령\n제66조 ① 대통령은 국가의 원수이다.\n제5장 법원\n제101조 사법권\n";
+        let d = parse(t, "c");
+        assert_eq!(d.section_title("제4장 정부"), Some("정부"));
+        assert_eq!(d.section_title("제1절 대통령"), Some("정부 대통령"));
+        assert_eq!(d.section_title("제5장 법원"), Some("법원"));
+    }
+
+    #[test]
     fn labels() {
         assert_eq!(article_label("  제1조 ① 대한민국은").map(|x| x.0), Some("제1조".into()));
         assert_eq!(article_label("제10조의2(특례) 내용").map(|x| x.0), Some("제10조의2".into()));
@@ -121,6 +155,8 @@ mod tests {
         assert_eq!(arts[0], (None, Some("전문".into())));
         assert_eq!(arts[1], (Some("제1조".into()), Some("제1장 총강".into())));
         assert!(d.blocks[1].text.contains("②주권은"));
+        assert_eq!(d.section_title("제1장 총강"), Some("총강"));
+        assert_eq!(d.section_titles.len(), 1);
         assert_eq!(arts[2].0.as_deref(), Some("제2조"));
         assert_eq!(arts[3], (Some("제1조".into()), Some("부칙 <헌법 제10호, 1987.10.29.>".into())));
     }

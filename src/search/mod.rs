@@ -197,14 +197,83 @@ pub struct Ranking {
     /// Keep only the best chunk of each location (same citation: source, page, article, section,
     /// heading), so that one page's chunks do not fill the top k.
     pub collapse: bool,
+    /// Query terms common in general text weigh less ([`Background`]); `None`: every term weighs 1.
+    pub background: Option<Background>,
+    /// A second pass with terms of the first pass's best chunks when the first pass is weak
+    /// ([`Feedback`]); `None`: one pass.
+    pub feedback: Option<Feedback>,
+}
+
+/// Pseudo-relevance feedback, only when the first pass is weak: when the best chunk's score is
+/// under `below` × the query's attainable maximum (Σ weight · idf · (k1 + 1) over the query's
+/// terms the index has), the `terms` terms found in at least two of the first pass's `depth` best
+/// chunks (not in the query), by count × idf, are added at `weight` and the instance ranks again.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Feedback {
+    /// Share of the attainable maximum under which the first pass is weak.
+    pub below: f32,
+    /// First-pass chunks read.
+    pub depth: usize,
+    /// Terms added at most.
+    pub terms: usize,
+    /// Weight of an added term (times its idf, as a query term's weight).
+    pub weight: f32,
+}
+
+impl Feedback {
+    /// What [`Ranking::DEFAULT`] uses (chosen on the devset, docs/tools-bench.md).
+    pub const DEFAULT: Feedback = Feedback { below: 0.17, depth: 3, terms: 10, weight: 0.3 };
+}
+
+/// How a query term's weight falls with how everyday it is: its commonness x = its Zipf frequency
+/// in general text (the index's background level ÷ 20, [`Index::background_level`]) plus its idf ÷
+/// ln 10, which is about −log10 of its share of the instance's chunks. x is large for a term common
+/// in general text and rare in the documents (우리, 알려, 방법 in the R&D manuals), small for the
+/// documents' own words (회의비, 연구수당) and for words general text also rarely uses. Weight 1 up to
+/// x = `from`, then linearly down to `floor` at x = `to` and beyond. A term general text does not
+/// know (level 0) or an index without the background section keeps 1. Only `+ − × ÷` on stored
+/// values: the same f32 natively and in wasm.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Background {
+    /// Commonness up to which a term keeps its full weight.
+    pub from: f32,
+    /// Commonness from which a term weighs `floor`.
+    pub to: f32,
+    /// Weight of the most everyday terms (0–1).
+    pub floor: f32,
+}
+
+impl Background {
+    /// What [`Ranking::DEFAULT`] uses (chosen on the devset, docs/tools-bench.md).
+    pub const DEFAULT: Background = Background { from: 8.0, to: 10.0, floor: 0.5 };
+
+    /// The weight of a term of background `level` and inverse document frequency `idf`.
+    pub fn weight(&self, level: u8, idf: f32) -> f32 {
+        if level == 0 {
+            return 1.0;
+        }
+        let x = level as f32 / 20.0 + idf / core::f32::consts::LN_10;
+        if x <= self.from {
+            1.0
+        } else if x >= self.to || self.to <= self.from {
+            self.floor
+        } else {
+            1.0 - (x - self.from) / (self.to - self.from) * (1.0 - self.floor)
+        }
+    }
 }
 
 impl Ranking {
     /// What the `search` tool uses, and what the gate's judges are meant to see (chosen on the
     /// devset, docs/tools-bench.md).
-    pub const DEFAULT: Ranking = Ranking { join_weight: 0.75, collapse: true };
+    pub const DEFAULT: Ranking = Ranking {
+        join_weight: 0.75,
+        collapse: true,
+        background: Some(Background::DEFAULT),
+        feedback: Some(Feedback::DEFAULT),
+    };
     /// Plain BM25: [`top_k`].
-    pub const BM25: Ranking = Ranking { join_weight: 1.0, collapse: false };
+    pub const BM25: Ranking = Ranking { join_weight: 1.0, collapse: false, background: None, feedback: None };
 }
 
 /// Candidates read to fill the top k with distinct locations.
@@ -219,14 +288,29 @@ pub fn weighted_terms<D: AsRef<[u8]> + Clone>(
 ) -> Vec<(String, f32)> {
     let settings = index.meta().analyzer;
     let terms = query_terms(index, query);
-    if r.join_weight == 1.0 || !settings.join_words {
-        return terms.into_iter().map(|t| (t, 1.0)).collect();
-    }
-    let plain = Analyzer::new(crate::text::AnalyzerSettings { join_words: false, ..settings }).terms(query);
+    // The terms the words give on their own (no join bigrams), sorted: a query term not among
+    // them exists only as a join bigram.
+    let plain = (r.join_weight != 1.0 && settings.join_words).then(|| {
+        let mut p =
+            Analyzer::new(crate::text::AnalyzerSettings { join_words: false, ..settings }).terms(query);
+        p.sort_unstable();
+        p
+    });
     terms
         .into_iter()
         .map(|t| {
-            let w = if plain.contains(&t) { 1.0 } else { r.join_weight };
+            let mut w = match &plain {
+                Some(p) if p.binary_search(&t).is_err() => r.join_weight,
+                _ => 1.0,
+            };
+            if let Some(bg) = r.background {
+                // A lookup error is left to the scoring pass, which reports it.
+                if let Some(i) = index.term(&t).ok().flatten()
+                    && let Some(level) = index.background_level(i.ordinal)
+                {
+                    w *= bg.weight(level, i.idf);
+                }
+            }
             (t, w)
         })
         .collect()
@@ -240,11 +324,93 @@ pub fn rank<D: AsRef<[u8]> + Clone>(
     k: usize,
     r: Ranking,
 ) -> Result<Vec<Scored>> {
-    let (acc, touched) = accumulate(index, terms.iter().map(|(t, w)| (t.as_str(), *w)))?;
-    if !r.collapse {
-        return Ok(best(&acc, touched.as_deref(), k));
+    let (mut acc, mut touched) = accumulate(index, terms.iter().map(|(t, w)| (t.as_str(), *w)))?;
+    // Put back on the query's own scale (what merging instances divides by) after a second pass.
+    let mut scale = None;
+    if let Some(f) = r.feedback {
+        let first = best(&acc, touched.as_deref(), f.depth.max(1));
+        if let Some(more) = feedback_terms(index, terms, &first, f)?.filter(|m| !m.is_empty()) {
+            // The added terms' scores on top of the first pass's (one more accumulator, added
+            // chunk by chunk: the same f32 sums everywhere).
+            let (extra, extra_touched) = accumulate(index, more.iter().map(|(t, w)| (t.as_str(), *w)))?;
+            for (a, b) in acc.iter_mut().zip(&extra) {
+                *a += *b;
+            }
+            touched = match (touched, extra_touched) {
+                (Some(mut a), Some(b)) => {
+                    a.extend(b);
+                    a.sort_unstable();
+                    a.dedup();
+                    Some(a)
+                }
+                _ => None,
+            };
+            // The second pass's scores × the query's attainable maximum ÷ the expanded query's.
+            let (own, added) = (attainable(index, terms)?, attainable(index, &more)?);
+            if own + added > 0.0 {
+                scale = Some(own / (own + added));
+            }
+        }
     }
-    collapse(index, best(&acc, touched.as_deref(), COLLAPSE_DEPTH.max(k)), k)
+    let mut ranked = if r.collapse {
+        collapse(index, best(&acc, touched.as_deref(), COLLAPSE_DEPTH.max(k)), k)?
+    } else {
+        best(&acc, touched.as_deref(), k)
+    };
+    if let Some(scale) = scale {
+        for s in &mut ranked {
+            s.score *= scale;
+        }
+    }
+    Ok(ranked)
+}
+
+/// Σ weight · idf · (k1 + 1) over the weighted `terms` the index has.
+fn attainable<D: AsRef<[u8]> + Clone>(index: &Index<D>, terms: &[(String, f32)]) -> Result<f32> {
+    let k1 = index.meta().bm25.k1 + 1.0;
+    let mut sum = 0f32;
+    for (t, w) in terms {
+        if let Some(i) = index.term(t)? {
+            sum += w * i.idf * k1;
+        }
+    }
+    Ok(sum)
+}
+
+/// The terms a weak first pass (`first`, best first) adds under `f`, or `None` when it is strong.
+fn feedback_terms<D: AsRef<[u8]> + Clone>(
+    index: &Index<D>,
+    terms: &[(String, f32)],
+    first: &[Scored],
+    f: Feedback,
+) -> Result<Option<Vec<(String, f32)>>> {
+    let attainable = attainable(index, terms)?;
+    let Some(top) = first.first() else { return Ok(None) };
+    if attainable <= 0.0 || top.score >= f.below * attainable || first.len() < 2 {
+        return Ok(None);
+    }
+    let analyzer = Analyzer::new(index.meta().analyzer);
+    // Per term: in how many of the chunks.
+    let mut count: std::collections::BTreeMap<String, u32> = Default::default();
+    for s in first {
+        let mut ts = analyzer.terms(&index.chunk(s.chunk)?.text);
+        ts.sort_unstable();
+        ts.dedup();
+        for t in ts {
+            *count.entry(t).or_default() += 1;
+        }
+    }
+    let mut cands: Vec<(f32, String)> = Vec::new();
+    for (t, c) in count {
+        if c < 2 || terms.iter().any(|(q, _)| *q == t) {
+            continue;
+        }
+        if let Some(i) = index.term(&t)? {
+            cands.push((c as f32 * i.idf, t));
+        }
+    }
+    cands.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
+    Ok(Some(cands.into_iter().take(f.terms).map(|(_, t)| (t, f.weight)).collect()))
 }
 
 /// The first `k` of `ranked` whose location is not that of an earlier one.
@@ -347,6 +513,75 @@ mod tests {
     use crate::corpus::{Chunk, Location, Source};
     use crate::index::IndexBuilder;
     use crate::text::AnalyzerSettings;
+
+    #[test]
+    fn a_weak_first_pass_adds_terms_of_its_best_chunks() {
+        let mut b = IndexBuilder::new("t", AnalyzerSettings::default());
+        let s = b.add_source(Source { id: "s".into(), ..Default::default() }).unwrap();
+        let texts = [
+            "밥값 회의비 식비 정산",   // 0: the query's word and the feedback terms
+            "회의비 식비 정산 기준",   // 1: the feedback terms only
+            "밥값 회의비 식비 영수증", // 2
+            "장비 구입 절차",          // 3
+            "식비 회의비 정산 사례",   // 4
+            "출장 여비",               // 5
+        ];
+        for t in texts {
+            b.add_chunk(Chunk { source: s, text: t.into(), ..Default::default() }).unwrap();
+        }
+        let bytes = b.build().unwrap();
+        let idx = Index::open(&bytes[..]).unwrap();
+        let r = Ranking { feedback: None, background: None, collapse: false, ..Ranking::DEFAULT };
+        let q = weighted_terms(&idx, "밥값", r);
+        let one = rank(&idx, &q, 10, r).unwrap();
+        let mut first: Vec<u32> = one.iter().map(|s| s.chunk).collect();
+        first.sort_unstable();
+        assert_eq!(first, [0, 2]);
+        // Weak (any first pass is under 10 × its attainable maximum): 회의비 and 식비 are in both
+        // first-pass chunks and come in at 0.5; the chunks with them join the ranking after those.
+        let f = Feedback { below: 10.0, depth: 3, terms: 10, weight: 0.5 };
+        let two = rank(&idx, &q, 10, Ranking { feedback: Some(f), ..r }).unwrap();
+        let ids: Vec<u32> = two.iter().map(|s| s.chunk).collect();
+        assert_eq!(ids.len(), 4, "{two:?}");
+        assert!(ids[..2].contains(&0) && ids[..2].contains(&2) && ids[2..].contains(&1), "{two:?}");
+        assert!(ids.contains(&4) && !ids.contains(&3), "{two:?}");
+        // Scores stay on the query's own scale: no better than the attainable maximum allows.
+        let own = attainable(&idx, &q).unwrap();
+        assert!(two.iter().all(|s| s.score <= own), "{two:?} {own}");
+        // Strong (nothing is under 0 × the maximum): one pass, the same ranking.
+        let strong = Feedback { below: 0.0, ..f };
+        assert_eq!(rank(&idx, &q, 10, Ranking { feedback: Some(strong), ..r }).unwrap(), one);
+    }
+
+    #[test]
+    fn everyday_query_terms_weigh_less() {
+        let bg = Background::DEFAULT;
+        // x = level / 20 + idf / ln 10: 1 up to 8, floor from 10, linear between.
+        assert_eq!(bg.weight(0, 30.0), 1.0);
+        assert_eq!(bg.weight(100, 2.0 * core::f32::consts::LN_10), 1.0); // x = 5 + 2 = 7
+        assert_eq!(bg.weight(120, 0.0), 1.0); // x = 6
+        assert_eq!(bg.weight(200, 0.0), 0.5); // x = 10
+        assert_eq!(bg.weight(255, 9.0), 0.5);
+        let mid = bg.weight(180, 0.0); // x = 9: halfway
+        assert!((mid - 0.75).abs() < 1e-6, "{mid}");
+        // In an index: 우리 is common in general text and rare in the chunks, 회의 is neither.
+        let mut b = IndexBuilder::new("t", AnalyzerSettings::default());
+        let s = b.add_source(Source { id: "s".into(), ..Default::default() }).unwrap();
+        for i in 0..40 {
+            let text = if i == 0 { "우리 회의".to_string() } else { format!("회의 식비 {i}") };
+            b.add_chunk(Chunk { source: s, text, ..Default::default() }).unwrap();
+        }
+        b.background([("우리".to_string(), 140u8), ("회의".to_string(), 100u8)].into_iter().collect());
+        let bytes = b.build().unwrap();
+        let idx = Index::open(&bytes[..]).unwrap();
+        let w = weighted_terms(&idx, "우리 회의", Ranking::DEFAULT);
+        let of = |t: &str| w.iter().find(|(u, _)| u == t).map(|x| x.1).unwrap();
+        let idf = |t: &str| idx.term(t).unwrap().unwrap().idf;
+        assert_eq!(of("우리"), Background::DEFAULT.weight(140, idf("우리")));
+        assert!(of("우리") < 1.0 && of("회의") == 1.0, "{w:?}");
+        // Plain BM25 weighs every term 1.
+        assert!(weighted_terms(&idx, "우리 회의", Ranking::BM25).iter().all(|(_, x)| *x == 1.0));
+    }
 
     #[test]
     fn collapse_keeps_the_best_chunk_of_each_location() {
