@@ -305,6 +305,13 @@ fn check_prompt(prompt: &str, opts: &AskOptions) -> Result<()> {
     Ok(())
 }
 
+/// How `ask` ranks each instance for its judges and its evidence: the `search` tool's ranking
+/// (one chunk per location, join-only bigrams discounted, everyday terms weighing less:
+/// docs/tools-bench.md) without its second pass, which lifts weak unrelated prompts into
+/// relevance (5-fold on the training prompts: unrelated prompts with evidence 14.6% with it, 10.3%
+/// without; gold pushed 63.9% / 64.7%; docs/gate-bench.md).
+pub const GATE_RANKING: search::Ranking = search::Ranking { feedback: None, ..search::Ranking::DEFAULT };
+
 /// Step 5: the route and kind from the prompt's form and the instances' verdicts. Only a prompt
 /// no instance finds relevant is skipped; `kind` is the prompt's form otherwise.
 fn decide(form: &FormVerdict, judged: &[Judged]) -> (Route, Kind) {
@@ -524,14 +531,13 @@ impl Engine {
         let extra = if opts.session.is_some() { 16 } else { 0 };
         let rerank = opts.rerank.as_ref().filter(|r| r.is_active());
         let pool = rerank.map_or(0, |r| r.pool());
-        // The instance's ranking (one chunk per location, join-only bigrams discounted: the
-        // `search` tool's, docs/tools-bench.md).
-        let weighted = search::weighted_terms(&inst.index, query, search::Ranking::DEFAULT);
+        // The instance's ranking as the gate sees it ([`GATE_RANKING`]).
+        let weighted = search::weighted_terms(&inst.index, query, GATE_RANKING);
         let scored = search::rank(
             &inst.index,
             &weighted,
             (cfg.top_k.max(cfg.evidence_k) + extra).max(pool),
-            search::Ranking::DEFAULT,
+            GATE_RANKING,
         )?;
         // The judges see the top k as found; the evidence skips chunks this session has seen.
         let top: Vec<Scored> = scored.iter().take(cfg.top_k).copied().collect();

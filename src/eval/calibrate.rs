@@ -75,7 +75,7 @@ pub fn collect(instances: &[(String, Vec<u8>)], config: &Config, labels: &[Label
             injected_chars = forced.log.injected_chars;
             // The ceiling: the right instance's top k for the prompt, as the gate searches it.
             let index = engine.index(names[i])?;
-            let ranking = crate::search::Ranking::DEFAULT;
+            let ranking = crate::engine::GATE_RANKING;
             let terms = crate::search::weighted_terms(index, &label.prompt, ranking);
             let mut cites = Vec::new();
             for s in crate::search::rank(index, &terms, config.top_k, ranking)? {
