@@ -305,6 +305,14 @@ fn check_prompt(prompt: &str, opts: &AskOptions) -> Result<()> {
     Ok(())
 }
 
+/// What the router reads in a prompt for the judges, once for every instance.
+struct Said {
+    /// The prompt without its form words ([`router::content_words`]).
+    content: String,
+    /// It asks to produce something ([`router::creation_request`]).
+    creation: bool,
+}
+
 /// How `ask` ranks each instance for its judges and its evidence: the `search` tool's ranking
 /// (one chunk per location, join-only bigrams discounted, everyday terms weighing less:
 /// docs/tools-bench.md) without its second pass, which lifts weak unrelated prompts into
@@ -511,6 +519,7 @@ impl Engine {
         &self,
         n: usize,
         query: &str,
+        said: &Said,
         form: Form,
         forced: bool,
         opts: &AskOptions,
@@ -522,9 +531,11 @@ impl Engine {
         let mut log = InstanceLog::skipped(&inst.name, Outcome::NoHits);
         log.forced = forced;
         let tokens = inst.analyzer.analyze(query);
-        // The judges weigh the query's content words; the search sees the whole query.
-        let content = inst.analyzer.analyze(&router::content_words(query));
         let term_set: HashSet<&str> = tokens.iter().map(|t| t.term.as_str()).collect();
+        // The judges weigh the query's content words (the search sees the whole query); a bigram
+        // the shortened text joins across a dropped word is not one of the query's terms.
+        let mut content = inst.analyzer.analyze(&said.content);
+        content.retain(|t| term_set.contains(t.term.as_str()));
         log.anchors = inst.anchors.matches(&term_set);
         let mut terms: Vec<String> = term_set.iter().map(|t| t.to_string()).collect();
         terms.sort_unstable();
@@ -595,7 +606,7 @@ impl Engine {
             inst.index.meta().avg_len() as f64,
             &facts,
             !log.anchors.is_empty(),
-            router::creation_request(query),
+            said.creation,
         );
         let top_score = top.first().map_or(0.0, |s| search::round4(s.score));
         let verdict = Judgement::new(&inst.model, top_score, features);
@@ -773,8 +784,10 @@ impl Engine {
         // Step 4: every instance's verdict.
         let mut judged = Vec::with_capacity(self.instances.len());
         let mut best_hits = Vec::with_capacity(self.instances.len());
+        let said =
+            Said { content: router::content_words(&query), creation: router::creation_request(&query) };
         for n in 0..self.instances.len() {
-            let (j, best) = self.judge(n, &query, form.form, forced.contains(&n), opts, now)?;
+            let (j, best) = self.judge(n, &query, &said, form.form, forced.contains(&n), opts, now)?;
             judged.push(j);
             best_hits.push(best);
         }

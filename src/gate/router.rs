@@ -285,15 +285,14 @@ const DOCUMENT_NOUNS: &[&str] =
 
 /// Verb forms that ask the assistant to produce something (써, 만들어, 번역해 …) when a request
 /// ending follows (써 줘, 만들어주세요): a writing, coding or office task, not a question about
-/// documents. 정리해 / 설명해 / 알려 / 요약해 / 바꿔 are left out: people ask documents that way too.
-const CREATE_STEMS: &[&str] =
-    &["써", "작성해", "만들어", "짜", "번역해", "다듬어", "추천해", "뽑아", "그려", "지어"];
+/// documents. 정리해 / 설명해 / 알려 / 요약해 / 바꿔 / 뽑아 / 그려 (and create / generate) are left
+/// out: people ask documents that way too (관련 조항만 뽑아줘, Generate random numbers …).
+const CREATE_STEMS: &[&str] = &["써", "작성해", "만들어", "짜", "번역해", "다듬어", "추천해", "지어"];
 /// Request endings after a [`CREATE_STEMS`] form.
 const CREATE_ENDINGS: &[&str] =
     &["줘", "줘요", "주세요", "줄래", "줄래요", "주실래요", "주시겠어요", "주라", "봐", "봐요"];
 /// English verbs that open a request to produce something.
-const CREATE_VERBS_EN: &[&str] =
-    &["write", "create", "generate", "translate", "draft", "compose", "proofread", "rewrite", "refactor"];
+const CREATE_VERBS_EN: &[&str] = &["write", "translate", "draft", "compose", "proofread", "rewrite"];
 
 /// Does the input ask the assistant to produce something — write, make, translate, draft (써 줘,
 /// 코드 짜줘, 만들어 주세요, "Write a …", "Translate …")? Such a task is rarely answered by
@@ -304,8 +303,11 @@ pub fn creation_request(input: &str) -> bool {
     if CREATE_VERBS_EN.contains(&first.as_str()) {
         return true;
     }
-    let ends =
-        |w: &str| CREATE_STEMS.iter().any(|s| CREATE_ENDINGS.iter().any(|e| w.ends_with(&format!("{s}{e}"))));
+    let ends = |w: &str| {
+        CREATE_ENDINGS
+            .iter()
+            .any(|e| w.strip_suffix(e).is_some_and(|r| CREATE_STEMS.iter().any(|s| r.ends_with(s))))
+    };
     words.iter().enumerate().any(|(i, w)| {
         ends(w) || (i > 0 && CREATE_ENDINGS.contains(w) && ends(&format!("{}{w}", words[i - 1])))
     })
@@ -333,9 +335,12 @@ const FORM_WORDS_KO: &[&str] = &[
     "혹시",
 ];
 
+/// Verbs that only say "tell me" before a request ending (알려줘, 찾아 주세요, 설명해줘).
+const FORM_STEMS: &[&str] = &["알려", "찾아", "보여", "설명", "정리", "가르쳐", "말해", "말"];
+
 /// Is this word (trailing punctuation removed) only the form of a Korean question or request — a
-/// question word (어떻게, 몇), a whole ending (되나요, 주세요), or a short verb with a request ending
-/// (찾아줘, 설명해주세요: at most two syllables before the ending)?
+/// question word (어떻게, 몇), a whole ending (되나요, 주세요), or a "tell me" verb with a request
+/// ending (찾아줘, 설명해주세요: [`FORM_STEMS`])?
 fn is_form_word(word: &str) -> bool {
     let w = strip_trailing(word);
     if w.is_empty() {
@@ -350,8 +355,12 @@ fn is_form_word(word: &str) -> bool {
     {
         return true;
     }
+    // A request ending after a form verb only (찾아줘, 설명해주세요, 알려 줘); 병합해줘 keeps 병합.
     match ends_with_any(w, REQUEST_ENDINGS) {
-        Some(e) => w[..w.len() - e.len()].chars().count() <= 2,
+        Some(e) => {
+            let stem = w[..w.len() - e.len()].trim_end_matches('해');
+            stem.is_empty() || FORM_STEMS.contains(&stem)
+        }
         None => false,
     }
 }
@@ -610,7 +619,7 @@ mod tests {
         for t in [
             "회의록 초안 좀 써 줘",
             "이메일 주소 검증하는 정규식 짜줘.",
-            "슬로건 다섯 개만 뽑아줘",
+            "슬로건 다섯 개 지어줘",
             "발표 자료 만들어 주세요",
             "Write a haiku about Mondays",
             "translate this into Korean: 안녕하세요",
@@ -623,6 +632,8 @@ mod tests {
             "연구노트는 꼭 써야 하나요?",
             "How do I write a function with output parameters?",
             "보고서를 써서 내야 하나요",
+            "관련 조항만 뽑아줘",
+            "Generate random numbers in Python",
             "",
         ] {
             assert!(!creation_request(t), "{t}");
@@ -639,6 +650,9 @@ mod tests {
         assert_eq!(content_words("협약은 며칠 안에 맺어야 하나요"), "협약은 며칠 안에 맺어야");
         assert_eq!(content_words("간접비 비율이 어떻게 돼요?"), "간접비 비율이");
         assert_eq!(content_words("설명해주세요 연구수당"), "연구수당");
+        assert_eq!(content_words("셀 병합해줘"), "셀 병합해줘");
+        assert_eq!(content_words("중복 값 삭제해 주세요"), "중복 값 삭제해");
+        assert_eq!(content_words("PDF로 변환해줘"), "PDF로 변환해줘");
         // Content before a request ending stays (more than two syllables), English is untouched,
         // and a prompt of form words alone is kept whole.
         assert_eq!(content_words("계획서를수정해줘"), "계획서를수정해줘");

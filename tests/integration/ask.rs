@@ -199,6 +199,16 @@ fn one_instance_gets_the_default_3600_from_up_to_8_hits() {
 }
 
 #[test]
+fn evidence_k_below_top_k_offers_fewer_hits_and_the_judges_still_see_top_k() {
+    let c = Config { evidence_k: 2, ..Config::default() };
+    let mut e = engine_with(&[("a", instance("a", 12, 440))], c.clone());
+    let a = ask(&mut e, Q);
+    check_budget_invariants(&a, &c);
+    assert_eq!(a.evidence.len(), 2);
+    assert_eq!(a.log.instances[0].scores.len(), 4);
+}
+
+#[test]
 fn one_instance_gets_1800_and_cuts_at_sentences() {
     // The field report's settings: top 4, 1,800 characters per instance.
     let c = Config { evidence_k: 4, instance_budget: 1_800, ..Config::default() };
@@ -427,6 +437,11 @@ fn bad_input_is_a_typed_error() {
     );
     assert_eq!(e.instance_names(), ["a"], "a failed add loses nothing");
     assert!(Engine::new(Config { top_k: 0, ..Config::default() }).is_err());
+    for evidence_k in [0, 51] {
+        let e = Engine::new(Config { evidence_k, ..Config::default() }).err().expect("refused");
+        assert_eq!(e.code(), "invalid_argument", "{e}");
+        assert!(e.to_string().contains("evidence_k"), "{e}");
+    }
     let session = AskOptions { session: Some(String::new()), ..Default::default() };
     assert!(e.ask(Q, &session).is_err());
 }
