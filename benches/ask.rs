@@ -170,9 +170,14 @@ fn main() {
         }
     }
     std::fs::write(out_dir.join("labels.jsonl"), labels).expect("labels");
+    let c = Config::default();
     println!(
-        "ask over {} at once; Config::default() (1,800 / 3,600 chars, top 4, coverage ≥ 0.5)\n",
-        loaded.join(", ")
+        "ask over {} at once; Config::default() ({} / {} chars, judges on the top {}, evidence from up to {})\n",
+        loaded.join(", "),
+        c.instance_budget,
+        c.total_budget,
+        c.top_k,
+        c.evidence_k
     );
     println!(
         "| set | prompts | got evidence | gold inside injected text (of those) | gold inside (of all) | push / pull / skip | median ask µs |"

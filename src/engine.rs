@@ -514,7 +514,7 @@ impl Engine {
     }
 
     /// Step 4: one instance's verdict on `query` — its features, both judges, and the hits it would
-    /// inject (the top k not shown in this session yet).
+    /// inject (the top `evidence_k` not shown in this session yet).
     fn judge(
         &self,
         n: usize,
@@ -550,7 +550,8 @@ impl Engine {
             (cfg.top_k.max(cfg.evidence_k) + extra).max(pool),
             GATE_RANKING,
         )?;
-        // The judges see the top k as found; the evidence skips chunks this session has seen.
+        // The judges see the top `top_k` as found; the evidence takes up to `evidence_k`, skipping
+        // chunks this session has seen.
         let top: Vec<Scored> = scored.iter().take(cfg.top_k).copied().collect();
         // With a rerank, each candidate's explanation line (shown in the detailed format).
         let mut rerank_lines: Vec<(u32, String)> = Vec::new();

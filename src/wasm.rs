@@ -21,7 +21,7 @@ use crate::{protocol, tools};
 
 #[wasm_bindgen(typescript_custom_section)]
 const TYPES: &str = r#"
-/** Engine settings; every field optional (defaults: the field report's numbers). */
+/** Engine settings; every field optional (defaults: `groundgate::Config`, README). */
 export interface Config {
   max_prompt_chars?: number; min_words?: number; top_k?: number; evidence_k?: number; instance_budget?: number;
   total_budget?: number; deadline_ms?: number; tag_prefix?: string;
