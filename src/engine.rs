@@ -305,8 +305,10 @@ fn check_prompt(prompt: &str, opts: &AskOptions) -> Result<()> {
     Ok(())
 }
 
-/// What the router reads in a prompt for the judges, once for every instance.
-struct Said {
+/// The query and what the router reads in it for the judges, once for every instance.
+struct Said<'a> {
+    /// The query (the prompt without its tags).
+    query: &'a str,
     /// The prompt without its form words ([`router::content_words`]).
     content: String,
     /// It asks to produce something ([`router::creation_request`]).
@@ -518,8 +520,7 @@ impl Engine {
     fn judge(
         &self,
         n: usize,
-        query: &str,
-        said: &Said,
+        said: &Said<'_>,
         form: Form,
         forced: bool,
         opts: &AskOptions,
@@ -527,6 +528,7 @@ impl Engine {
     ) -> Result<(Judged, Option<Hit>)> {
         let cfg = &self.config;
         let inst = &self.instances[n];
+        let query = said.query;
         let t0 = self.clock.now_ms();
         let mut log = InstanceLog::skipped(&inst.name, Outcome::NoHits);
         log.forced = forced;
@@ -785,10 +787,13 @@ impl Engine {
         // Step 4: every instance's verdict.
         let mut judged = Vec::with_capacity(self.instances.len());
         let mut best_hits = Vec::with_capacity(self.instances.len());
-        let said =
-            Said { content: router::content_words(&query), creation: router::creation_request(&query) };
+        let said = Said {
+            query: &query,
+            content: router::content_words(&query),
+            creation: router::creation_request(&query),
+        };
         for n in 0..self.instances.len() {
-            let (j, best) = self.judge(n, &query, &said, form.form, forced.contains(&n), opts, now)?;
+            let (j, best) = self.judge(n, &said, form.form, forced.contains(&n), opts, now)?;
             judged.push(j);
             best_hits.push(best);
         }
