@@ -25,6 +25,7 @@ Standard library only. Exit status 0 when every check passes.
 """
 import argparse
 import glob
+import importlib.util
 import json
 import os
 import re
@@ -69,160 +70,15 @@ CORPUS_WORDS_EN = ['article', 'budget', 'evaluation', 'contract', 'research', 'a
                    'pivot', 'exception', 'spreadsheet']
 TAGS = {'long_log', 'very_short', 'shares_corpus_words'}
 
-errors = []
-
-
-def err(msg):
-    errors.append(msg)
-
-
-def norm(s):
-    return re.sub(r'\s+', '', s)
-
-
-# ---------------------------------------------------------------- corpus loaders
-def load_manuals(reg):
-    d = os.path.join(reg, 'pypi-korean-rnd-regs-mcp-0.61.0')
-    out = {}
-    for stem in MANUAL_STEMS:
-        with open(os.path.join(d, stem + '.json'), encoding='utf-8') as f:
-            m = json.load(f)
-        pages = {}
-        for sec in m['sections']:
-            for p in sec['pages']:
-                # a printed page can be split across sections: keep all its text
-                pages.setdefault(p['printed_page'], []).append(p['text'])
-        out[stem] = {k: '\n'.join(v) for k, v in pages.items()}
-    return out
-
-
-def load_constitution(reg):
-    """Main-text articles {n: text} and their chapter {n: chapter number}; stops at the 부칙."""
-    path = os.path.join(reg, 'pypi-konlpy-0.6.0', 'kolaw', 'constitution.txt')
-    with open(path, encoding='utf-8') as f:
-        lines = f.read().replace('\r\n', '\n').split('\n')
-    arts, chapter, cur, ch = {}, {}, None, None
-    for line in lines:
-        s = line.strip()
-        if '부칙' in s:  # the supplementary provisions restart numbering at 제1조
-            break
-        m = re.match(r'^제(\d+)장', s)
-        if m:
-            ch, cur = int(m.group(1)), None
-            continue
-        if re.match(r'^제\d+절', s):
-            cur = None
-            continue
-        m = re.match(r'^제(\d+)조', s)
-        if m:
-            cur = int(m.group(1))
-            arts[cur] = s
-            chapter[cur] = ch
-        elif cur is not None and s:
-            arts[cur] += '\n' + s
-    return arts, chapter
-
-
-def load_lo(reg):
-    ids = set()
-    with open(os.path.join(reg, 'deb-libreoffice-help-ko', 'docs.jsonl'), encoding='utf-8') as f:
-        for line in f:
-            ids.add(json.loads(line)['id'])
-    return ids
-
-
-def rst_headings(path):
-    with open(path, encoding='utf-8') as f:
-        lines = f.read().split('\n')
-    out = set()
-    underline = re.compile(r'([=\-~^"\'`#*+])\1+')
-    for a, b in zip(lines, lines[1:]):
-        a, b = a.strip(), b.strip()
-        if a and b and underline.fullmatch(b) and not underline.fullmatch(a) and len(b) >= len(a):
-            out.add(a)
-    return out
-
-
-def load_pyfaq(reg):
-    out = {}
-    for p in glob.glob(os.path.join(reg, 'deb-python3.11-doc', 'faq-rst', '*.rst.txt')):
-        out[os.path.basename(p)[:-len('.rst.txt')]] = rst_headings(p)
-    return out
-
-
-def load_faq_questions(reg, manuals):
-    """The manuals' own FAQ wording: rnd_manual_faq_ko.jsonl plus 'Qn.' lines in the page text."""
-    qs = []
-    with open(os.path.join(reg, 'pypi-korean-rnd-regs-mcp-0.61.0', 'rnd_manual_faq_ko.jsonl'),
-              encoding='utf-8') as f:
-        for line in f:
-            qs.append(json.loads(line)['question'])
-    for pages in manuals.values():
-        for text in pages.values():
-            for m in re.finditer(r'Q\s*\d*\.\s*([^\n]+(?:\n[^\nQ\-∙※]+)?)', text):
-                qs.append(m.group(1))
-    return [norm(q) for q in qs if q.strip()]
-
-
-def longest_shared_run(q, haystack):
-    """Length of the longest substring of q that occurs in haystack."""
-    best = 0
-    for i in range(len(q)):
-        k = best + 1
-        while i + k <= len(q) and q[i:i + k] in haystack:
-            best = k
-            k += 1
-    return best
-
-
-# ---------------------------------------------------------------- gold validation
-def check_gold(rid, gold, manuals, arts, lo_ids, pyfaq):
-    if not isinstance(gold, list) or not gold:
-        err('%s: gold must be a non-empty list' % rid)
-        return
-    for g in gold:
-        src = g.get('source')
-        if src in manuals:
-            pages = g.get('pages')
-            if not pages or not isinstance(pages, list):
-                err('%s: %s gold without pages' % (rid, src))
-                continue
-            if len(pages) > 3:
-                err('%s: more than 3 pages for %s' % (rid, src))
-            if len(set(pages)) != len(pages):
-                err('%s: duplicate pages for %s' % (rid, src))
-            for p in pages:
-                if p not in manuals[src]:
-                    err('%s: %s has no printed page %r' % (rid, src, p))
-        elif src == 'constitution':
-            a = g.get('articles')
-            if not a:
-                err('%s: constitution gold without articles' % rid)
-                continue
-            for n in a:
-                if n not in arts:
-                    err('%s: constitution has no main-text article %r' % (rid, n))
-        elif src in pyfaq:
-            if g.get('section') not in pyfaq[src]:
-                err('%s: heading not found in %s.rst.txt: %r' % (rid, src, g.get('section')))
-        elif src in lo_ids:
-            pass
-        else:
-            err('%s: unknown gold source %r' % (rid, src))
-
-
-def read_jsonl(path, name):
-    rows = []
-    with open(path, encoding='utf-8') as f:
-        for ln, line in enumerate(f, 1):
-            if not line.strip():
-                err('%s:%d: empty line' % (name, ln))
-                continue
-            try:
-                rows.append(json.loads(line))
-            except json.JSONDecodeError as e:
-                err('%s:%d: bad JSON (%s)' % (name, ln, e))
-    return rows
+# The corpus loaders, gold checks and error list are the held-out validator's (one home), loaded
+# by path since both files are named check.py.
+_spec = importlib.util.spec_from_file_location('heldout_check', os.path.join(HERE, '..', 'heldout', 'check.py'))
+_heldout = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_heldout)
+errors, err, norm, read_jsonl = _heldout.errors, _heldout.err, _heldout.norm, _heldout.read_jsonl
+load_manuals, load_constitution, load_lo = _heldout.load_manuals, _heldout.load_constitution, _heldout.load_lo
+rst_headings, load_pyfaq, load_faq_questions = _heldout.rst_headings, _heldout.load_pyfaq, _heldout.load_faq_questions
+longest_shared_run, check_gold = _heldout.longest_shared_run, _heldout.check_gold
 
 
 def main():
