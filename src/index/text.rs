@@ -72,6 +72,24 @@ pub fn store(text: &str, codec: TextCodec) -> std::borrow::Cow<'_, [u8]> {
     std::borrow::Cow::Owned(out)
 }
 
+/// Where a run outside the syllable code that starts at `i` ends: ASCII bytes and whole UTF-8
+/// sequences (a lead byte ≥ 0xC0 carries its continuation bytes, which are the only other
+/// 0x80…0xBF bytes), up to the next syllable pair or the end (possibly past it: the caller's
+/// `get` refuses a sequence cut short).
+fn run_end(src: &[u8], i: usize) -> usize {
+    let mut j = i;
+    while let Some(&b) = src.get(j) {
+        match b {
+            0x00..0x80 => j += 1,
+            0x80..0xC0 => break,
+            0xC0..0xE0 => j += 2,
+            0xE0..0xF0 => j += 3,
+            _ => j += 4,
+        }
+    }
+    j
+}
+
 /// Decode Hangul two-byte code back to text (`None` if it is not valid code).
 ///
 /// Builds the `String` directly, in one pass: a syllable pair becomes its `char`, a run of other
@@ -82,18 +100,8 @@ fn unhangul(src: &[u8]) -> Option<String> {
     let mut out = String::with_capacity(src.len() + src.len() / 2);
     let mut i = 0;
     while i < src.len() {
-        // A run outside the syllable code: ASCII bytes and whole UTF-8 sequences (a lead byte
-        // ≥ 0xC0 carries its continuation bytes, which are the only other 0x80…0xBF bytes).
-        let mut j = i;
-        while let Some(&b) = src.get(j) {
-            match b {
-                0x00..0x80 => j += 1,
-                0x80..0xC0 => break,
-                0xC0..0xE0 => j += 2,
-                0xE0..0xF0 => j += 3,
-                _ => j += 4,
-            }
-        }
+        // A run outside the syllable code ([`run_end`]).
+        let j = run_end(src, i);
         if j > i {
             out.push_str(std::str::from_utf8(src.get(i..j)?).ok()?);
             i = j;
@@ -137,16 +145,7 @@ fn unhangul_utf16(src: &[u8], out: &mut Vec<u16>) -> Option<()> {
             _ => {
                 // A run of UTF-8 sequences (and ASCII) up to the next syllable, as in `unhangul`:
                 // ASCII bytes are character boundaries, so the runs validate alike.
-                let mut j = i;
-                while let Some(&b) = src.get(j) {
-                    match b {
-                        0x00..0x80 => j += 1,
-                        0x80..0xC0 => break,
-                        0xC0..0xE0 => j += 2,
-                        0xE0..0xF0 => j += 3,
-                        _ => j += 4,
-                    }
-                }
+                let j = run_end(src, i);
                 out.extend(std::str::from_utf8(src.get(i..j)?).ok()?.encode_utf16());
                 i = j;
             }
