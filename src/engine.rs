@@ -25,7 +25,7 @@ use crate::deliver::context::{self, Format};
 use crate::deliver::log::{DecisionLog, InstanceLog, Outcome};
 use crate::deliver::{SessionState, Sessions, budget};
 use crate::error::{Error, Result};
-use crate::gate::features::{HitTerms, TermFacts};
+use crate::gate::features::{HitTerms, Signals, TermFacts};
 use crate::gate::router::{self, Form, FormVerdict};
 use crate::gate::{AnchorSet, Features, GateModel, Judgement};
 use crate::index::Index;
@@ -313,6 +313,8 @@ struct Said<'a> {
     content: String,
     /// It asks to produce something ([`router::creation_request`]).
     creation: bool,
+    /// How the prompt is phrased ([`Phrasing`](crate::gate::Phrasing): the `phrasing` feature).
+    phrasing: f64,
 }
 
 /// How `ask` ranks each instance for its judges and its evidence: the `search` tool's ranking
@@ -608,8 +610,7 @@ impl Engine {
             inst.index.chunk_count(),
             inst.index.meta().avg_len() as f64,
             &facts,
-            !log.anchors.is_empty(),
-            said.creation,
+            Signals { anchor: !log.anchors.is_empty(), creation: said.creation, phrasing: said.phrasing },
         );
         let top_score = top.first().map_or(0.0, |s| search::round4(s.score));
         let verdict = Judgement::new(&inst.model, top_score, features);
@@ -791,6 +792,7 @@ impl Engine {
             query: &query,
             content: router::content_words(&query),
             creation: router::creation_request(&query),
+            phrasing: crate::gate::Phrasing::bundled().feature(&query),
         };
         for n in 0..self.instances.len() {
             let (j, best) = self.judge(n, &said, form.form, forced.contains(&n), opts, now)?;

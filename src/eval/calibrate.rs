@@ -4,8 +4,8 @@
 //!
 //! For every labelled prompt ([`Label`](super::gold::Label)) and every instance, [`collect`] runs
 //! the engine once to record the gate's [`Features`], and — for the instance that should answer —
-//! once more with that instance forced (its evidence injected whatever the judges say) to record
-//! whether the gold location ends up inside the injected text. From these rows:
+//! once more with that instance alone and forced (its evidence injected whatever the judges say) to
+//! record whether the gold location ends up inside the injected text. From these rows:
 //!
 //! * the **relevance** judge is fitted on every (prompt, instance) row: positive when the prompt is a
 //!   question or pasted sentence that this instance should answer;
@@ -23,9 +23,10 @@ use serde::Serialize;
 use super::gold::{Label, LabelKind};
 use crate::engine::{AskOptions, Config, Engine, InstanceOptions};
 use crate::error::{Error, Result};
+use crate::gate::features::PHRASING;
 use crate::gate::model::best_utility_threshold;
 use crate::gate::router::{Form, classify};
-use crate::gate::{Features, GateModel, Logistic};
+use crate::gate::{Features, GateModel, Logistic, Phrasing};
 
 /// One labelled prompt, as the gate sees it over every instance.
 #[derive(Debug, Clone)]
@@ -53,6 +54,14 @@ pub fn collect(instances: &[(String, Vec<u8>)], config: &Config, labels: &[Label
         engine.add_instance(name, bytes.clone(), InstanceOptions::default())?;
     }
     let names: Vec<&str> = instances.iter().map(|(n, _)| n.as_str()).collect();
+    // Each instance alone, for its forced evidence: what it injects does not depend on how the
+    // current model judges the others (they would share the total budget).
+    let mut solo = Vec::with_capacity(instances.len());
+    for (name, bytes) in instances {
+        let mut e = Engine::new(config.clone())?;
+        e.add_instance(name, bytes.clone(), InstanceOptions::default())?;
+        solo.push(e);
+    }
     let holder = super::gold::holders(instances)?;
     let mut rows = Vec::with_capacity(labels.len());
     for label in labels {
@@ -70,7 +79,7 @@ pub fn collect(instances: &[(String, Vec<u8>)], config: &Config, labels: &[Label
         let features = a.log.instances.iter().map(|l| l.gate.as_ref().map(|g| g.features)).collect();
         let (mut gold_in_top, mut gold_injected, mut injected_chars) = (false, false, 0);
         if let Some(i) = instance {
-            let forced = engine.ask(&format!("#{} {}", names[i], label.prompt), &AskOptions::default())?;
+            let forced = solo[i].ask(&format!("#{} {}", names[i], label.prompt), &AskOptions::default())?;
             gold_injected = label.hit(forced.evidence.iter().map(|e| &e.cite));
             injected_chars = forced.log.injected_chars;
             // The ceiling: the right instance's top k for the prompt, as the gate searches it.
@@ -105,6 +114,9 @@ pub struct FitParams {
     pub relevance_precision: f64,
     /// Share of pushed questions whose injected text holds the gold.
     pub sufficiency_precision: f64,
+    /// Fit the [`Phrasing`] table on the labels too (out of fold for every figure and fit) instead
+    /// of using the bundled one — for the labels the bundled table was fitted on.
+    pub fit_phrasing: bool,
 }
 
 impl Default for FitParams {
@@ -114,7 +126,7 @@ impl Default for FitParams {
         // the agent a tool round trip; chosen on the k-fold figures (docs/gate-bench.md: with the
         // 3,600-character top-8 evidence, 0.4 keeps gold pushed and pushes fewer unrelated prompts
         // than 0.3).
-        FitParams { l2: 0.05, relevance_precision: 0.5, sufficiency_precision: 0.4 }
+        FitParams { l2: 0.05, relevance_precision: 0.5, sufficiency_precision: 0.4, fit_phrasing: false }
     }
 }
 
@@ -377,10 +389,53 @@ pub fn cross_validate(rows: &[Row], k: usize, p: FitParams) -> Figures {
             rows.iter().zip(&fold_of).filter(|(_, f)| **f != fold).map(|(r, _)| r).collect();
         let test: Vec<&Row> =
             rows.iter().zip(&fold_of).filter(|(_, f)| **f == fold).map(|(r, _)| r).collect();
+        if p.fit_phrasing {
+            // The fold's table is fitted on its training rows only; they get out-of-fold values.
+            let mut train: Vec<Row> = train.into_iter().cloned().collect();
+            let table = phrasing_out_of_fold(&mut train, k);
+            let mut test: Vec<Row> = test.into_iter().cloned().collect();
+            set_phrasing(&mut test, &table);
+            let model = fit(&train.iter().collect::<Vec<_>>(), p);
+            total.add(&simulate(&test.iter().collect::<Vec<_>>(), &model));
+            continue;
+        }
         let model = fit(&train, p);
         total.add(&simulate(&test, &model));
     }
     total
+}
+
+/// Fit a [`Phrasing`] table on every row's label and give each row the feature value of a table
+/// fitted without it (`k` folds by position, so the judges are fitted on honest values); returns
+/// the table fitted on all rows (the one to bundle).
+pub fn phrasing_out_of_fold(rows: &mut [Row], k: usize) -> Phrasing {
+    let k = k.max(2);
+    let samples: Vec<(String, bool)> =
+        rows.iter().map(|r| (r.label.prompt.clone(), r.label.kind != LabelKind::Unrelated)).collect();
+    for fold in 0..k {
+        let train: Vec<(&str, bool)> = samples
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| i % k != fold)
+            .map(|(_, (s, y))| (s.as_str(), *y))
+            .collect();
+        let table = Phrasing::fit(&train);
+        for (_, r) in rows.iter_mut().enumerate().filter(|(i, _)| i % k == fold) {
+            set_phrasing(std::slice::from_mut(r), &table);
+        }
+    }
+    let all: Vec<(&str, bool)> = samples.iter().map(|(s, y)| (s.as_str(), *y)).collect();
+    Phrasing::fit(&all)
+}
+
+/// Set every row's `phrasing` feature from `table`.
+pub fn set_phrasing(rows: &mut [Row], table: &Phrasing) {
+    for r in rows {
+        let v = table.feature(&r.label.prompt);
+        for f in r.features.iter_mut().flatten() {
+            f.0[PHRASING] = v;
+        }
+    }
 }
 
 /// Precision/recall of one judge at a series of thresholds (the trade-off table `calibrate`

@@ -38,10 +38,15 @@ pub const NAMES: [&str; COUNT] = [
     "everyday",
     "coverage_specific",
     "creation",
+    "phrasing",
 ];
 
 /// Number of features.
-pub const COUNT: usize = 17;
+pub const COUNT: usize = 18;
+
+/// Position of the `phrasing` feature (instance-independent; `calibrate --fit-phrasing` replaces
+/// it with out-of-fold values).
+pub const PHRASING: usize = 17;
 
 /// What the gate needs to know of one term of an instance.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -53,6 +58,17 @@ pub struct TermFacts {
     /// How common it is in general text ([`background`](super::background) level; `None` when the
     /// index has no background section).
     pub level: Option<u8>,
+}
+
+/// What the gate reads in the prompt itself (not in the hits) for one instance.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Signals {
+    /// The query holds one of the instance's anchor words.
+    pub anchor: bool,
+    /// The prompt asks to produce something ([`creation_request`](super::router::creation_request)).
+    pub creation: bool,
+    /// The prompt's [`phrasing`](super::phrasing) feature.
+    pub phrasing: f64,
 }
 
 /// Zipf frequency assumed for a word when the index stores no background (a typical word).
@@ -218,9 +234,9 @@ impl Features {
         n_chunks: u32,
         avg_len: f64,
         facts: &dyn Fn(&str) -> Option<TermFacts>,
-        anchor: bool,
-        creation: bool,
+        signals: Signals,
     ) -> Features {
+        let Signals { anchor, creation, phrasing } = signals;
         let (words, attainable) = words(query, hits, n_chunks, avg_len, facts);
         let words: Vec<Word> = words.into_iter().flatten().collect();
         let total: f64 = words.iter().map(|w| w.weight).sum();
@@ -278,6 +294,7 @@ impl Features {
             everyday,
             spec_cov,
             if creation { 1.0 } else { 0.0 },
+            phrasing,
         ])
     }
 
@@ -309,7 +326,14 @@ mod tests {
             HitTerms { score: 9.0, location: [0, 1, 0, 0, 0], terms: vec!["연구", "구수", "수당"] },
             HitTerms { score: 3.0, location: [0, 2, 0, 0, 0], terms: vec!["상한"] },
         ];
-        let f = Features::compute(&q, &hits, 1000, 10.0, &idf, true, false);
+        let f = Features::compute(
+            &q,
+            &hits,
+            1000,
+            10.0,
+            &idf,
+            Signals { anchor: true, creation: false, phrasing: 0.5 },
+        );
         let unknown = bm25::idf(1000, 0) as f64;
         let total = 2.0 + 3.0 + unknown;
         assert!((f.0[1] - 5.0 / total).abs() < 1e-9, "{f:?}");
@@ -333,9 +357,18 @@ mod tests {
         // Coverage by specific weight: kubernetes (foreign, unknown) weighs its IDF × 1.2.
         let sw = 2.0 * 1.2 + 3.0 * 0.45 + unknown * 1.2;
         assert!((f.0[15] - (2.0 * 1.2 + 3.0 * 0.45) / sw).abs() < 1e-9, "{f:?}");
+        assert_eq!(f.0[17], 0.5);
         // Nothing found: zeros, the unknown share is all.
-        let f = Features::compute(&q, &[], 1000, 10.0, &|_| None, false, true);
+        let f = Features::compute(
+            &q,
+            &[],
+            1000,
+            10.0,
+            &|_| None,
+            Signals { anchor: false, creation: true, phrasing: -1.0 },
+        );
         assert_eq!(f.0[16], 1.0);
+        assert_eq!(f.0[17], -1.0);
         assert_eq!(f.0[0], 0.0);
         assert!((f.0[6] - 1.0).abs() < 1e-9);
     }

@@ -1,6 +1,6 @@
 //! Gates: what the gate knows about a prompt and an instance ([`features`]), the two judges over
 //! those features — is the prompt about the instance, is the evidence enough to push — ([`model`],
-//! their record in [`judge`]), anchor words as one of the features ([`anchor`]), and the
+//! their record in [`judge`]), anchor words as one of the features ([`anchor`]), the prompt's phrasing as another ([`phrasing`]), and the
 //! question/sentence router ([`router`]).
 
 pub mod anchor;
@@ -8,9 +8,11 @@ pub mod background;
 pub mod features;
 pub mod judge;
 pub mod model;
+pub mod phrasing;
 pub mod router;
 
 pub use anchor::AnchorSet;
 pub use features::Features;
 pub use judge::Judgement;
 pub use model::{GateModel, Logistic};
+pub use phrasing::Phrasing;

@@ -166,6 +166,28 @@ fn ask_jsonl_contract_stats_and_calibrate() {
     let text = String::from_utf8(out.stdout).expect("utf8");
     assert!(text.contains("3 labelled prompts (2 questions, 0 sentences, 1 unrelated)"), "{text}");
     assert!(text.contains("| relevance |") && text.contains("held-out folds"), "{text}");
+    // --fit-phrasing writes the phrasing table fitted on the labels, in the bundled table's format.
+    let table = std::env::temp_dir().join(format!("gg-phrasing-{}.tsv", std::process::id()));
+    let l = labels.to_str().expect("p");
+    let out = groundgate(
+        &[
+            "calibrate",
+            "--index",
+            idx,
+            "--labels",
+            l,
+            "--folds",
+            "2",
+            "--fit-phrasing",
+            table.to_str().expect("p"),
+        ],
+        "",
+    );
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let tsv = std::fs::read_to_string(&table).expect("phrasing table");
+    assert!(tsv.contains("from 3 labelled prompts") && tsv.contains("\nbias\t"), "{tsv}");
+    groundgate::gate::Phrasing::parse(&tsv).expect("parses");
+    let _ = std::fs::remove_file(&table);
     // audit and curve on the same labels.
     let anchors = std::env::temp_dir().join(format!("gg-anchors-{}.toml", std::process::id()));
     let l = labels.to_str().expect("p");

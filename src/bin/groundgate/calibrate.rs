@@ -21,6 +21,7 @@ pub struct Args {
     pub dump: Option<PathBuf>,
     pub test: Vec<PathBuf>,
     pub svg: Option<PathBuf>,
+    pub fit_phrasing: Option<PathBuf>,
 }
 
 /// Index files loaded as (instance name, bytes).
@@ -50,7 +51,24 @@ pub fn labels(paths: &[PathBuf]) -> Result<Vec<groundgate::eval::gold::Label>, B
 pub fn run(a: Args) -> Result<(), Box<dyn std::error::Error>> {
     let loaded = load(&a.indexes)?;
     let set = labels(&a.labels)?;
-    let rows = calibrate::collect(&loaded, &Config::default(), &set)?;
+    let mut rows = calibrate::collect(&loaded, &Config::default(), &set)?;
+    let phrasing = match &a.fit_phrasing {
+        Some(path) => {
+            let table = calibrate::phrasing_out_of_fold(&mut rows, a.folds);
+            let files: Vec<String> = a.labels.iter().map(|p| p.display().to_string()).collect();
+            let comment = format!(
+                "The gate's phrasing table (src/gate/phrasing.rs): naive-Bayes log-odds ×{} of character\n\
+                 2-/3-grams, prompts about documents over unrelated ones. Written by\n\
+                 `groundgate calibrate --fit-phrasing` from {} labelled prompts:\n{}",
+                groundgate::gate::phrasing::SCALE,
+                set.len(),
+                files.join("\n")
+            );
+            std::fs::write(path, table.to_tsv(&comment)).map_err(|e| format!("{}: {e}", path.display()))?;
+            Some(table)
+        }
+        None => None,
+    };
     let all: Vec<&Row> = rows.iter().collect();
     let model = calibrate::fit(&all, a.params);
     let mut out = std::io::stdout().lock();
@@ -101,6 +119,10 @@ pub fn run(a: Args) -> Result<(), Box<dyn std::error::Error>> {
     } else {
         calibrate::collect(&loaded, &Config::default(), &labels(&a.test)?)?
     };
+    let mut test_rows = test_rows;
+    if let Some(table) = &phrasing {
+        calibrate::set_phrasing(&mut test_rows, table);
+    }
     let test: Vec<&Row> = test_rows.iter().collect();
     if !a.test.is_empty() {
         columns.insert(0, ("test set (--test, never fitted on)", calibrate::simulate(&test, &model)));

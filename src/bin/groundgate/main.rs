@@ -212,6 +212,10 @@ enum Command {
         /// Also draw the judges' precision–recall trade-off (threshold sweep, operating points marked) as an SVG chart into this file.
         #[arg(long)]
         svg: Option<PathBuf>,
+        /// Fit the gate's phrasing table on --labels too (out of fold for every figure) and write it
+        /// to this file (the project's is data/gate/phrasing.tsv); without it the bundled table is used.
+        #[arg(long)]
+        fit_phrasing: Option<PathBuf>,
     },
     /// Audit the gate on labelled prompts: per instance, how many of its prompts it finds relevant
     /// and sufficient, which it filters out, and the words that would have opened it.
@@ -448,15 +452,22 @@ fn main() -> ExitCode {
             dump,
             test,
             svg,
+            fit_phrasing,
         } => calibrate::run(calibrate::Args {
             indexes: index,
             labels,
             folds,
-            params: groundgate::eval::calibrate::FitParams { l2, relevance_precision, sufficiency_precision },
+            params: groundgate::eval::calibrate::FitParams {
+                l2,
+                relevance_precision,
+                sufficiency_precision,
+                fit_phrasing: fit_phrasing.is_some(),
+            },
             write,
             dump,
             test,
             svg,
+            fit_phrasing,
         }),
     };
     match result {
