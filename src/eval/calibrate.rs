@@ -18,6 +18,8 @@
 //! hold it (`sufficiency_precision`, default 0.4: push first). [`simulate`] replays the routing decision on rows with a model and
 //! gives the figures the gate is held to ([`Figures`]).
 
+use std::collections::HashSet;
+
 use serde::Serialize;
 
 use super::gold::{Label, LabelKind};
@@ -114,9 +116,6 @@ pub struct FitParams {
     pub relevance_precision: f64,
     /// Share of pushed questions whose injected text holds the gold.
     pub sufficiency_precision: f64,
-    /// Fit the [`Phrasing`] table on the labels too (out of fold for every figure and fit) instead
-    /// of using the bundled one — for the labels the bundled table was fitted on.
-    pub fit_phrasing: bool,
 }
 
 impl Default for FitParams {
@@ -126,7 +125,7 @@ impl Default for FitParams {
         // the agent a tool round trip; chosen on the k-fold figures (docs/gate-bench.md: with the
         // 3,600-character top-8 evidence, 0.4 keeps gold pushed and pushes fewer unrelated prompts
         // than 0.3).
-        FitParams { l2: 0.05, relevance_precision: 0.5, sufficiency_precision: 0.4, fit_phrasing: false }
+        FitParams { l2: 0.05, relevance_precision: 0.5, sufficiency_precision: 0.4 }
     }
 }
 
@@ -362,8 +361,10 @@ pub fn simulate(rows: &[&Row], model: &GateModel) -> Figures {
 
 /// k-fold cross-validation: rows are dealt into `k` folds in a fixed order that spreads every
 /// (kind, instance) group over the folds; each fold is judged by a model fitted on the others.
-/// The figures are summed over the held-out folds.
-pub fn cross_validate(rows: &[Row], k: usize, p: FitParams) -> Figures {
+/// The figures are summed over the held-out folds. With `phrasing` (the topic grams to leave out,
+/// [`topic_grams`]) each fold also fits its own [`Phrasing`] table on its training rows — for
+/// labels the bundled table was fitted on.
+pub fn cross_validate(rows: &[Row], k: usize, p: FitParams, phrasing: Option<&HashSet<String>>) -> Figures {
     let k = k.max(2);
     let mut order: Vec<usize> = (0..rows.len()).collect();
     // Group by kind and instance, then by a hash of the id (a fixed, data-independent shuffle).
@@ -389,10 +390,10 @@ pub fn cross_validate(rows: &[Row], k: usize, p: FitParams) -> Figures {
             rows.iter().zip(&fold_of).filter(|(_, f)| **f != fold).map(|(r, _)| r).collect();
         let test: Vec<&Row> =
             rows.iter().zip(&fold_of).filter(|(_, f)| **f == fold).map(|(r, _)| r).collect();
-        if p.fit_phrasing {
+        if let Some(topic) = phrasing {
             // The fold's table is fitted on its training rows only; they get out-of-fold values.
             let mut train: Vec<Row> = train.into_iter().cloned().collect();
-            let table = phrasing_out_of_fold(&mut train, k);
+            let table = phrasing_out_of_fold(&mut train, k, topic);
             let mut test: Vec<Row> = test.into_iter().cloned().collect();
             set_phrasing(&mut test, &table);
             let model = fit(&train.iter().collect::<Vec<_>>(), p);
@@ -408,7 +409,7 @@ pub fn cross_validate(rows: &[Row], k: usize, p: FitParams) -> Figures {
 /// Fit a [`Phrasing`] table on every row's label and give each row the feature value of a table
 /// fitted without it (`k` folds by position, so the judges are fitted on honest values); returns
 /// the table fitted on all rows (the one to bundle).
-pub fn phrasing_out_of_fold(rows: &mut [Row], k: usize) -> Phrasing {
+pub fn phrasing_out_of_fold(rows: &mut [Row], k: usize, topic: &HashSet<String>) -> Phrasing {
     let k = k.max(2);
     let samples: Vec<(String, bool)> =
         rows.iter().map(|r| (r.label.prompt.clone(), r.label.kind != LabelKind::Unrelated)).collect();
@@ -419,22 +420,42 @@ pub fn phrasing_out_of_fold(rows: &mut [Row], k: usize) -> Phrasing {
             .filter(|(i, _)| i % k != fold)
             .map(|(_, (s, y))| (s.as_str(), *y))
             .collect();
-        let table = Phrasing::fit(&train);
+        let table = Phrasing::fit(&train, topic);
         for (_, r) in rows.iter_mut().enumerate().filter(|(i, _)| i % k == fold) {
-            set_phrasing(std::slice::from_mut(r), &table);
+            set_row_phrasing(r, &table);
         }
     }
     let all: Vec<(&str, bool)> = samples.iter().map(|(s, y)| (s.as_str(), *y)).collect();
-    Phrasing::fit(&all)
+    Phrasing::fit(&all, topic)
+}
+
+/// The grams of the rows' prompts that are the loaded instances' vocabulary
+/// ([`phrasing::topic_grams`](crate::gate::phrasing::topic_grams)): left out of a fitted table.
+pub fn topic_grams(instances: &[(String, Vec<u8>)], rows: &[Row]) -> Result<HashSet<String>> {
+    let mut candidates = std::collections::BTreeSet::new();
+    for r in rows {
+        candidates.extend(crate::gate::phrasing::grams(&r.label.prompt));
+    }
+    let mut collections = Vec::with_capacity(instances.len());
+    for (_, bytes) in instances {
+        let index = crate::index::Index::open(&bytes[..])?;
+        let texts: Result<Vec<String>> = (0..index.chunk_count()).map(|c| Ok(index.chunk(c)?.text)).collect();
+        collections.push(texts?);
+    }
+    Ok(crate::gate::phrasing::topic_grams(&candidates, collections))
 }
 
 /// Set every row's `phrasing` feature from `table`.
 pub fn set_phrasing(rows: &mut [Row], table: &Phrasing) {
     for r in rows {
-        let v = table.feature(&r.label.prompt);
-        for f in r.features.iter_mut().flatten() {
-            f.0[PHRASING] = v;
-        }
+        set_row_phrasing(r, table);
+    }
+}
+
+fn set_row_phrasing(r: &mut Row, table: &Phrasing) {
+    let v = table.feature(&r.label.prompt);
+    for f in r.features.iter_mut().flatten() {
+        f.0[PHRASING] = v;
     }
 }
 

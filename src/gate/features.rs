@@ -369,6 +369,7 @@ mod tests {
         );
         assert_eq!(f.0[16], 1.0);
         assert_eq!(f.0[17], -1.0);
+        assert_eq!(NAMES[PHRASING], "phrasing");
         assert_eq!(f.0[0], 0.0);
         assert!((f.0[6] - 1.0).abs() < 1e-9);
     }

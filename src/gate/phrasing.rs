@@ -13,7 +13,7 @@
 //! the project's labelled prompts. Weights are stored as integers in 1/[`SCALE`] units, so a
 //! prompt's score is an exact integer sum: the same on every platform.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::sync::OnceLock;
 
 use crate::error::{Error, Result};
@@ -27,6 +27,10 @@ pub const SCALE: i32 = 16;
 const MIN_PROMPTS: u32 = 3;
 /// … and its log-odds is at least this far from 0.
 const MIN_WEIGHT: f64 = 1.0;
+/// A gram held by at least this share of an instance's chunks is the documents' vocabulary (a
+/// topic), not phrasing: left out of the table, so the feature carries over to other documents
+/// (see [`topic_grams`]).
+pub const TOPIC_SHARE: f64 = 0.005;
 /// Laplace smoothing of the per-class counts.
 const SMOOTHING: f64 = 1.0;
 
@@ -40,16 +44,21 @@ pub struct Phrasing {
 
 /// The distinct 2- and 3-grams of a prompt.
 pub fn grams(prompt: &str) -> BTreeSet<String> {
-    distinct(&folded(prompt)).into_iter().map(str::to_string).collect()
+    distinct(&folded(prompt, MAX_CHARS)).into_iter().map(str::to_string).collect()
 }
 
-/// The prompt as the grams read it: normalised, whitespace runs as one space, trimmed, at most
-/// [`MAX_CHARS`] characters.
-fn folded(prompt: &str) -> String {
+/// The distinct 2- and 3-grams of a document's whole text (for [`topic_grams`]).
+fn text_grams(text: &str) -> BTreeSet<String> {
+    distinct(&folded(text, usize::MAX)).into_iter().map(str::to_string).collect()
+}
+
+/// The text as the grams read it: normalised, whitespace runs as one space, trimmed, at most
+/// `max` characters.
+fn folded(prompt: &str, max: usize) -> String {
     let mut text = String::with_capacity(prompt.len().min(4 * MAX_CHARS));
     let (mut n, mut space) = (0, true);
     for c in normalize(prompt).chars() {
-        if n == MAX_CHARS {
+        if n == max {
             break;
         }
         if c.is_whitespace() {
@@ -82,6 +91,31 @@ fn distinct(text: &str) -> Vec<&str> {
     out
 }
 
+/// Of `candidates`, the grams that are some collection's vocabulary: held by at least
+/// [`TOPIC_SHARE`] of its texts. Each item of `collections` is one instance's chunk texts.
+pub fn topic_grams<I, T>(candidates: &BTreeSet<String>, collections: I) -> HashSet<String>
+where
+    I: IntoIterator<Item = T>,
+    T: IntoIterator<Item = String>,
+{
+    let mut topic = HashSet::new();
+    for texts in collections {
+        let mut df: HashMap<&str, u32> = HashMap::new();
+        let mut n = 0u32;
+        for text in texts {
+            n += 1;
+            for g in text_grams(&text) {
+                if let Some(g) = candidates.get(&g) {
+                    *df.entry(g.as_str()).or_default() += 1;
+                }
+            }
+        }
+        let min = (TOPIC_SHARE * n as f64).max(1.0);
+        topic.extend(df.into_iter().filter(|(_, c)| *c as f64 >= min).map(|(g, _)| g.to_string()));
+    }
+    topic
+}
+
 impl Phrasing {
     /// The table bundled with the library (data/gate/phrasing.tsv), parsed once.
     pub fn bundled() -> &'static Phrasing {
@@ -93,8 +127,9 @@ impl Phrasing {
         })
     }
 
-    /// Fit a table on prompts labelled as about documents (`true`) or not.
-    pub fn fit(samples: &[(&str, bool)]) -> Phrasing {
+    /// Fit a table on prompts labelled as about documents (`true`) or not, leaving out the grams
+    /// `topic` names (the documents' own words: [`topic_grams`]).
+    pub fn fit(samples: &[(&str, bool)], topic: &HashSet<String>) -> Phrasing {
         let mut counts: HashMap<String, [u32; 2]> = HashMap::new();
         let mut n = [0u32; 2];
         for (prompt, domain) in samples {
@@ -108,7 +143,7 @@ impl Phrasing {
         let mut grams = HashMap::new();
         for (g, c) in counts {
             let w = (rate(c[1], 1) / rate(c[0], 0)).ln();
-            if c[0] + c[1] >= MIN_PROMPTS && w.abs() >= MIN_WEIGHT {
+            if c[0] + c[1] >= MIN_PROMPTS && w.abs() >= MIN_WEIGHT && !topic.contains(&g) {
                 grams.insert(g, quantise(w));
             }
         }
@@ -123,17 +158,18 @@ impl Phrasing {
         sum as f64 / SCALE as f64
     }
 
-    /// The gate feature: the score per gram found in the table (the naive sum grows with the
-    /// prompt's length; the mean says how the prompt reads). Exact integer arithmetic, one division.
+    /// The gate feature: the mean weight of the prompt's grams found in the table, 0 when none is
+    /// (the naive sum grows with the prompt's length; the mean says how the prompt reads; the
+    /// judges carry their own prior). Exact integer arithmetic, one division.
     pub fn feature(&self, prompt: &str) -> f64 {
         let (sum, found) = self.sum(prompt);
-        sum as f64 / (SCALE as i64 * found.max(1)) as f64
+        (sum - self.bias as i64) as f64 / (SCALE as i64 * found.max(1)) as f64
     }
 
     fn sum(&self, prompt: &str) -> (i64, i64) {
         let mut sum = self.bias as i64;
         let mut found = 0;
-        for g in distinct(&folded(prompt)) {
+        for g in distinct(&folded(prompt, MAX_CHARS)) {
             if let Some(&w) = self.grams.get(g) {
                 sum += w as i64;
                 found += 1;
@@ -153,7 +189,7 @@ impl Phrasing {
     }
 
     /// The table as TSV (`#` comment lines first, then `bias\tN` and `gram\tweight` sorted by gram;
-    /// a gram's spaces are written as `␠`).
+    /// in a gram a space is written `\s` and a backslash `\\`).
     pub fn to_tsv(&self, comment: &str) -> String {
         let mut out = String::new();
         for line in comment.lines() {
@@ -163,7 +199,7 @@ impl Phrasing {
         let mut rows: Vec<(&String, &i32)> = self.grams.iter().collect();
         rows.sort();
         for (g, w) in rows {
-            out.push_str(&format!("{}\t{w}\n", g.replace(' ', "␠")));
+            out.push_str(&format!("{}\t{w}\n", g.replace('\\', "\\\\").replace(' ', "\\s")));
         }
         out
     }
@@ -174,7 +210,8 @@ impl Phrasing {
         let mut table = Phrasing::default();
         let mut seen_bias = false;
         for (i, line) in tsv.lines().enumerate() {
-            if line.starts_with('#') || line.is_empty() {
+            // Comments only before the bias line: after it, a gram may start with '#'.
+            if !seen_bias && (line.starts_with('#') || line.is_empty()) {
                 continue;
             }
             let (key, w) = line.split_once('\t').ok_or_else(|| bad(i, "expected gram<TAB>weight"))?;
@@ -187,7 +224,10 @@ impl Phrasing {
                 seen_bias = true;
                 continue;
             }
-            let g = key.replace('␠', " ");
+            if !seen_bias {
+                return Err(bad(i, "the bias line comes first"));
+            }
+            let g = unescape(key).ok_or_else(|| bad(i, "a bad escape (\\s or \\\\)"))?;
             let n = g.chars().count();
             if !(2..=3).contains(&n) {
                 return Err(bad(i, "a gram is 2 or 3 characters"));
@@ -201,6 +241,23 @@ impl Phrasing {
         }
         Ok(table)
     }
+}
+
+fn unescape(key: &str) -> Option<String> {
+    let mut out = String::with_capacity(key.len());
+    let mut chars = key.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('s') => out.push(' '),
+            Some('\\') => out.push('\\'),
+            _ => return None,
+        }
+    }
+    Some(out)
 }
 
 fn quantise(w: f64) -> i32 {
@@ -230,21 +287,45 @@ mod tests {
             ("보고서 초안 써줘", false),
             ("공지문 초안 써줘", false),
         ];
-        let t = Phrasing::fit(&samples);
+        let t = Phrasing::fit(&samples, &HashSet::new());
         assert!(!t.is_empty());
         assert!(t.score("연구개발비 기준") > 0.0);
         assert!(t.score("초안 써줘") < 0.0);
         assert!(t.feature("초안 써줘") < 0.0 && t.feature("연구개발비 기준") > 0.0);
-        assert_eq!(t.feature("zzz"), t.score("zzz"), "no gram found: the prior");
+        assert_eq!(t.feature("zzz"), 0.0, "no gram found");
+        assert!(t.score("zzz") > 0.0 - 1e-9, "the prior: as many of each");
+        // The documents' own words are topic, not phrasing: left out.
+        let docs = vec![vec!["연구개발비 정산".to_string()]];
+        let topic = topic_grams(&grams("연구개발비 기준 써줘"), docs);
+        assert!(topic.contains("연구") && topic.contains("개발비") && !topic.contains("써줘"));
+        let t2 = Phrasing::fit(&samples, &topic);
+        assert_eq!(t2.feature("연구개발비"), 0.0);
+        assert!(t2.feature("초안 써줘") < 0.0);
         let back = Phrasing::parse(&t.to_tsv("test\ntable")).unwrap();
         assert_eq!(back, t);
     }
 
     #[test]
+    fn grams_with_comment_marks_spaces_and_backslashes_round_trip() {
+        let mut t = Phrasing { bias: 3, grams: HashMap::new() };
+        for (g, w) in [("#x", 1), ("c#", 2), ("a b", -3), ("\\s", 4), ("␠x", 5), ("\\\\", 6)] {
+            t.grams.insert(g.to_string(), w);
+        }
+        assert_eq!(Phrasing::parse(&t.to_tsv("a comment")).unwrap(), t);
+    }
+
+    #[test]
     fn bad_tables_are_refused() {
-        for bad in
-            ["", "bias\tx", "bias\t1\nabcd\t2", "bias\t1\nab\t1\nab\t2", "bias\t1\nab", "bias\t99999999"]
-        {
+        for bad in [
+            "",
+            "bias\tx",
+            "bias\t1\nabcd\t2",
+            "bias\t1\nab\t1\nab\t2",
+            "bias\t1\nab",
+            "bias\t99999999",
+            "ab\t1\nbias\t1",
+            "bias\t1\na\\x\t1",
+        ] {
             assert!(Phrasing::parse(bad).is_err(), "{bad:?}");
         }
     }

@@ -51,23 +51,36 @@ pub fn labels(paths: &[PathBuf]) -> Result<Vec<groundgate::eval::gold::Label>, B
 pub fn run(a: Args) -> Result<(), Box<dyn std::error::Error>> {
     let loaded = load(&a.indexes)?;
     let set = labels(&a.labels)?;
+    if a.write && a.fit_phrasing.is_some() {
+        return Err("--write with --fit-phrasing: the stored model would be fitted against a phrasing table \
+                    the library does not use (it bundles data/gate/phrasing.tsv); calibrate --write without it"
+            .into());
+    }
     let mut rows = calibrate::collect(&loaded, &Config::default(), &set)?;
-    let phrasing = match &a.fit_phrasing {
-        Some(path) => {
-            let table = calibrate::phrasing_out_of_fold(&mut rows, a.folds);
+    let topic = match &a.fit_phrasing {
+        Some(_) => Some(calibrate::topic_grams(&loaded, &rows)?),
+        None => None,
+    };
+    let phrasing = match (&a.fit_phrasing, &topic) {
+        (Some(path), Some(topic)) => {
+            let table = calibrate::phrasing_out_of_fold(&mut rows, a.folds, topic);
             let files: Vec<String> = a.labels.iter().map(|p| p.display().to_string()).collect();
+            let names: Vec<&str> = loaded.iter().map(|(n, _)| n.as_str()).collect();
             let comment = format!(
                 "The gate's phrasing table (src/gate/phrasing.rs): naive-Bayes log-odds ×{} of character\n\
-                 2-/3-grams, prompts about documents over unrelated ones. Written by\n\
+                 2-/3-grams, prompts about documents over unrelated ones, without the grams held by\n\
+                 ≥ {}% of the chunks of an instance ({}). Written by\n\
                  `groundgate calibrate --fit-phrasing` from {} labelled prompts:\n{}",
                 groundgate::gate::phrasing::SCALE,
+                groundgate::gate::phrasing::TOPIC_SHARE * 100.0,
+                names.join(", "),
                 set.len(),
                 files.join("\n")
             );
             std::fs::write(path, table.to_tsv(&comment)).map_err(|e| format!("{}: {e}", path.display()))?;
             Some(table)
         }
-        None => None,
+        _ => None,
     };
     let all: Vec<&Row> = rows.iter().collect();
     let model = calibrate::fit(&all, a.params);
@@ -83,6 +96,19 @@ pub fn run(a: Args) -> Result<(), Box<dyn std::error::Error>> {
         count(Unrelated),
         loaded.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>().join(", ")
     )?;
+    match (&a.fit_phrasing, &phrasing) {
+        (Some(path), Some(t)) => writeln!(
+            out,
+            "phrasing table: fitted on these labels ({} grams; out of fold for every figure and fit), written to {}\n",
+            t.len(),
+            path.display()
+        )?,
+        _ => writeln!(
+            out,
+            "phrasing table: the bundled one (data/gate/phrasing.tsv, fitted on the project's labelled prompts: \
+             if these labels are among them, pass --fit-phrasing FILE for honest fold figures)\n"
+        )?,
+    }
     writeln!(
         out,
         "model fitted on all of them (relevance precision ≥ {}, sufficiency precision ≥ {}):\n",
@@ -112,14 +138,13 @@ pub fn run(a: Args) -> Result<(), Box<dyn std::error::Error>> {
         )?;
     }
     let fitted = calibrate::simulate(&all, &model);
-    let held = calibrate::cross_validate(&rows, a.folds, a.params);
+    let held = calibrate::cross_validate(&rows, a.folds, a.params, topic.as_ref());
     let mut columns = vec![("held-out folds", held), ("fitted on all (optimistic)", fitted)];
-    let test_rows = if a.test.is_empty() {
+    let mut test_rows = if a.test.is_empty() {
         Vec::new()
     } else {
         calibrate::collect(&loaded, &Config::default(), &labels(&a.test)?)?
     };
-    let mut test_rows = test_rows;
     if let Some(table) = &phrasing {
         calibrate::set_phrasing(&mut test_rows, table);
     }

@@ -457,12 +457,7 @@ fn main() -> ExitCode {
             indexes: index,
             labels,
             folds,
-            params: groundgate::eval::calibrate::FitParams {
-                l2,
-                relevance_precision,
-                sufficiency_precision,
-                fit_phrasing: fit_phrasing.is_some(),
-            },
+            params: groundgate::eval::calibrate::FitParams { l2, relevance_precision, sufficiency_precision },
             write,
             dump,
             test,
