@@ -44,8 +44,9 @@ pub struct TermInfo {
     pub ordinal: u32,
     /// Number of chunks containing the term.
     pub df: u32,
-    /// Inverse document frequency (precomputed at build time so that scores are bit-identical on
-    /// every platform).
+    /// Inverse document frequency: [`bm25::idf`] of the document frequency, computed at lookup
+    /// (format v4; the same function the writer used to store, so the same bits) or stored at
+    /// build time (v1–v3).
     pub idf: f32,
     start: usize,
     end: usize,
@@ -62,6 +63,12 @@ pub struct Index<D = Arc<[u8]>> {
     norms: Vec<f32>,
     tf1: Vec<f32>,
     background: Option<Section>,
+}
+
+/// Bytes per term-info record in format `version`: postings offset and document frequency, plus
+/// the stored idf before v4.
+fn term_info_len(version: u32) -> usize {
+    if version >= records::PLANES_SINCE { 8 } else { 12 }
 }
 
 impl<D: AsRef<[u8]> + Clone> Index<D> {
@@ -95,7 +102,8 @@ impl<D: AsRef<[u8]> + Clone> Index<D> {
             }
             Ok(())
         };
-        expect(SectionId::TermInfo, 12 * n_terms as u64)?;
+        let version = format::version(bytes);
+        expect(SectionId::TermInfo, term_info_len(version) as u64 * n_terms as u64)?;
         expect(SectionId::DocLens, 2 * meta.chunks as u64)?;
         expect(SectionId::Chunks, CHUNK_LEN as u64 * meta.chunks as u64)?;
         expect(SectionId::Sources, SOURCE_LEN as u64 * meta.sources as u64)?;
@@ -116,7 +124,6 @@ impl<D: AsRef<[u8]> + Clone> Index<D> {
                 return Err(Error::corrupt("background", format!("{} bytes for {n_terms} terms", s.len)));
             }
         }
-        let version = format::version(bytes);
         // One pass over the chunk lengths (2 bytes a chunk, size checked above).
         let (p, avg) = (meta.bm25, meta.avg_len());
         let norms = slice(sec(SectionId::DocLens)?)
@@ -185,17 +192,27 @@ impl<D: AsRef<[u8]> + Clone> Index<D> {
             return Err(Error::corrupt("terms", format!("ordinal {ord} ≥ term count {}", self.n_terms)));
         }
         let info = self.section(SectionId::TermInfo);
-        let [start, df, idf] = records::read::<3>(info, ord, "term_info")?;
         let post_len = self.section(SectionId::Postings).len();
-        let end = if ord + 1 < self.n_terms {
-            read_u32(info, 12 * (ord as usize + 1)).unwrap_or(u32::MAX) as usize
+        let (start, df, idf, end) = if self.version >= records::PLANES_SINCE {
+            let [start, df] = records::read_planes::<2>(info, ord, "term_info")?;
+            let end = if ord + 1 < self.n_terms {
+                records::read_planes::<2>(info, ord + 1, "term_info")?[0] as usize
+            } else {
+                post_len
+            };
+            (start, df, bm25::idf(self.meta.chunks, df), end)
         } else {
-            post_len
+            let [start, df, idf] = records::read::<3>(info, ord, "term_info")?;
+            let end = if ord + 1 < self.n_terms {
+                read_u32(info, 12 * (ord as usize + 1)).unwrap_or(u32::MAX) as usize
+            } else {
+                post_len
+            };
+            (start, df, f32::from_bits(idf), end)
         };
         if start as usize > end || end > post_len {
             return Err(Error::corrupt("term_info", format!("postings of term {ord} span {start}..{end}")));
         }
-        let idf = f32::from_bits(idf);
         if !idf.is_finite() || df == 0 || df > self.meta.chunks {
             return Err(Error::corrupt("term_info", format!("term {ord}: df {df}, idf {idf}")));
         }
@@ -269,7 +286,8 @@ impl<D: AsRef<[u8]> + Clone> Index<D> {
         if id >= self.meta.chunks {
             return Err(Error::invalid("chunk", format!("chunk {id} ≥ chunk count {}", self.meta.chunks)));
         }
-        let [off, len, ..] = records::read::<9>(self.section(SectionId::Chunks), id, "chunks")?;
+        let [off, len, ..] =
+            records::read_in::<9>(self.version, self.section(SectionId::Chunks), id, "chunks")?;
         text::read_utf16(self.section(SectionId::Text), self.version, id, off, len, out)
     }
 
@@ -278,7 +296,7 @@ impl<D: AsRef<[u8]> + Clone> Index<D> {
             return Err(Error::invalid("chunk", format!("chunk {id} ≥ chunk count {}", self.meta.chunks)));
         }
         let [off, len, source, page, article, section, heading, start, end] =
-            records::read::<9>(self.section(SectionId::Chunks), id, "chunks")?;
+            records::read_in::<9>(self.version, self.section(SectionId::Chunks), id, "chunks")?;
         let text = if with_text {
             text::read(self.section(SectionId::Text), self.version, id, off, len)?
         } else {
@@ -311,7 +329,7 @@ impl<D: AsRef<[u8]> + Clone> Index<D> {
             return Err(Error::invalid("chunk", format!("chunk {id} ≥ chunk count {}", self.meta.chunks)));
         }
         let [_, _, source, page, article, section, heading, _, _] =
-            records::read::<9>(self.section(SectionId::Chunks), id, "chunks")?;
+            records::read_in::<9>(self.version, self.section(SectionId::Chunks), id, "chunks")?;
         if source >= self.meta.sources {
             return Err(Error::corrupt("chunks", format!("chunk {id} names source {source}")));
         }
@@ -366,7 +384,7 @@ impl<D: AsRef<[u8]> + Clone> Index<D> {
             ));
         }
         let [sid, title, kind, date, link, links] =
-            records::read::<6>(self.section(SectionId::Sources), id, "sources")?;
+            records::read_in::<6>(self.version, self.section(SectionId::Sources), id, "sources")?;
         let s = self.strings()?;
         Ok(Source {
             id: s.required(sid, "source id")?.to_string(),
@@ -400,5 +418,28 @@ impl<D: AsRef<[u8]> + Clone> Index<D> {
             out.push((s.required(term, "glossary term")?.to_string(), chunk));
         }
         Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::search::bm25;
+
+    /// Format v4 computes the idf at lookup with [`bm25::idf`] (`libm`'s logarithm: the same bits
+    /// natively and in wasm); v1–v3 writers stored `f64::ln` of the platform (glibc here). Both give
+    /// the same f32 bits for every document frequency of every collection up to 3,000 chunks and of
+    /// a few larger ones, so v3 and v4 files of one collection score alike.
+    #[test]
+    fn idf_has_the_bits_that_older_versions_stored() {
+        let stored_idf = |n: u32, df: u32| {
+            let (n, df) = (n as f64, df as f64);
+            (1.0 + (n - df + 0.5) / (df + 0.5)).ln() as f32
+        };
+        let sizes = (1..=3000).chain([2126, 20_183, 65_535, 100_000]);
+        for n in sizes {
+            for df in 0..=n {
+                assert_eq!(bm25::idf(n, df).to_bits(), stored_idf(n, df).to_bits(), "n {n}, df {df}");
+            }
+        }
     }
 }

@@ -178,9 +178,8 @@ impl IndexBuilder {
                 e.1.push(n);
             }
         }
-        let n_chunks = self.chunks.len() as u32;
         let mut fst = tantivy_fst::MapBuilder::memory();
-        let mut term_info = Vec::with_capacity(inverted.len() * 12);
+        let mut term_info = Vec::with_capacity(inverted.len() * 8);
         let background: Option<Vec<u8>> = self
             .background
             .as_ref()
@@ -189,8 +188,7 @@ impl IndexBuilder {
         for (ord, (term, (docs, tfs))) in inverted.iter().enumerate() {
             fst.insert(term.as_bytes(), ord as u64)
                 .map_err(|e| Error::input(term.as_str(), format!("term dictionary: {e}")))?;
-            let idf = crate::search::bm25::idf(n_chunks, docs.len() as u32);
-            records::push(&mut term_info, &[post.len() as u32, docs.len() as u32, idf.to_bits()]);
+            records::push(&mut term_info, &[post.len() as u32, docs.len() as u32]);
             postings::encode(docs, tfs, &mut post);
         }
         let fst = fst.into_inner().map_err(|e| Error::input("terms", e.to_string()))?;
@@ -252,13 +250,13 @@ impl IndexBuilder {
         let mut sections = vec![
             (SectionId::Meta, meta),
             (SectionId::Terms, fst),
-            (SectionId::TermInfo, term_info),
+            (SectionId::TermInfo, records::planes(&term_info, 2)),
             (SectionId::Postings, post),
             (SectionId::DocLens, doc_lens),
-            (SectionId::Chunks, chunk_recs),
+            (SectionId::Chunks, records::planes(&chunk_recs, 9)),
             (SectionId::Text, super::text::encode(&text, &starts, self.codec)?),
             (SectionId::Strings, strings.finish()),
-            (SectionId::Sources, source_recs),
+            (SectionId::Sources, records::planes(&source_recs, 6)),
             (SectionId::Anchors, anchors),
             (SectionId::Glossary, glossary),
         ];

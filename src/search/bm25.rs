@@ -31,9 +31,14 @@ impl Bm25Params {
 }
 
 /// Robertson–Spärck Jones IDF as in Lucene: `ln(1 + (N − df + 0.5) / (df + 0.5))`, never negative.
+///
+/// The logarithm is the `libm` crate's (pure Rust, only IEEE `+ − × ÷`), not the platform's: the
+/// same bits natively and in wasm by construction (index format v4 computes the idf at lookup).
+/// It gives the f32 bits the platform `ln` gave when v1–v3 indexes stored them (tested over every
+/// document frequency of many collection sizes: src/index/reader.rs).
 pub fn idf(n_docs: u32, df: u32) -> f32 {
     let (n, df) = (n_docs as f64, df as f64);
-    (1.0 + (n - df + 0.5) / (df + 0.5)).ln() as f32
+    libm::log(1.0 + (n - df + 0.5) / (df + 0.5)) as f32
 }
 
 /// Okapi BM25 term weight (Lucene's form, without the (k1 + 1) constant dropped):

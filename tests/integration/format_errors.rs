@@ -62,7 +62,7 @@ fn wrong_magic_says_what_the_file_is_not() {
 
 #[test]
 fn wrong_version_names_both_versions_and_the_fix() {
-    for version in [0u32, 4, 99, u32::MAX] {
+    for version in [0u32, groundgate::index::VERSION + 1, 99, u32::MAX] {
         let mut v = excerpt_index().to_vec();
         v[8..12].copy_from_slice(&version.to_le_bytes());
         match open(&v) {
