@@ -1,7 +1,8 @@
 //! Retrieval levers bench: what the pull `search` tool and the gate's per-instance ranking find,
 //! on the devset (tuning) and on benches/data/heldout (reporting only).
 //!
-//! Figures per set: gold in the `search` tool's top 5 over all four default instances (questions,
+//! Sets: the devset and benches/data/train (tuning; never `overlap_heldout.jsonl`), then
+//! benches/data/heldout unless `GG_DEVONLY` is set. Figures per set: gold in the `search` tool's top 5 over all four default instances (questions,
 //! sentences), and gold in the right instance's top 4 as the gate ranks it
 //! (`groundgate::search::rank`). `GG_INDEXES` picks the index directory (default `indexes/`);
 //! `GG_DUMP=FILE` writes every miss with the gold's rank in the right instance and the top hits.
@@ -84,8 +85,12 @@ fn main() {
     let mut dump = String::new();
     // Per set and instance: (all-4 top 5 hits, right top 4 hits, prompts), questions and sentences apart.
     let mut per: std::collections::BTreeMap<(String, String), [usize; 3]> = Default::default();
-    let mut sets = vec![("devset", data.join("devset"))];
-    // GG_DEVONLY=1 while tuning: the held-out set is measured once per kept change.
+    let mut sets = vec![("devset", data.join("devset")), ("train", root.join("benches/data/train"))];
+    // GG_POOLED=α: share of the pooled idf in the merge's term weights (tuning).
+    if let Some(v) = std::env::var_os("GG_POOLED") {
+        opts.pooled_idf = v.to_string_lossy().parse().expect("GG_POOLED: a number");
+    }
+    // GG_DEVONLY=1 while tuning (devset + train): the held-out set is measured once per kept change.
     if std::env::var_os("GG_DEVONLY").is_none() {
         sets.push(("heldout", root.join("benches/data/heldout")));
     }
