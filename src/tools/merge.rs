@@ -57,12 +57,6 @@ pub struct Options {
     /// Weight λ of the instance's share of the query ([`List::about`]) in the merged score: each
     /// score is multiplied by `1 − λ + λ · n · about` (n instances; 1 when the query is spread evenly).
     pub about: f64,
-    /// Share α of the pooled idf in each query term's weight: every instance scores a term with
-    /// `(1 − α) · its own idf + α · the idf over all searched instances together` (document
-    /// frequencies and chunk counts summed), so that a word rare in the pool but common in a small
-    /// instance is not outweighed by an everyday word that one large instance happens to lack.
-    /// 0: each instance's own idf.
-    pub pooled_idf: f64,
 }
 
 impl Options {
@@ -73,7 +67,6 @@ impl Options {
         dedup: true,
         ranking: crate::search::Ranking::DEFAULT,
         about: 0.75,
-        pooled_idf: 0.0,
     };
 }
 

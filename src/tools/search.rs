@@ -145,33 +145,6 @@ fn about_shares(shares: &[Vec<(String, f64)>]) -> Vec<f64> {
     about
 }
 
-/// The pooled idf of each query term some instance has: `ln(1 + (N − df + 0.5) ÷ (df + 0.5))` with
-/// N and df summed over `names` (computed with `+ − × ÷` only, like [`ln`]).
-fn pooled_idfs(
-    engine: &Engine,
-    names: &[String],
-    weighted: &[Vec<(String, f32)>],
-) -> Result<Vec<(String, f64)>> {
-    let mut n = 0.0f64;
-    let mut dfs: Vec<(String, f64)> = Vec::new();
-    for (name, terms) in names.iter().zip(weighted) {
-        let index = engine.index(name)?;
-        n += index.meta().chunks as f64;
-        for (t, _) in terms {
-            let df = index.term(t)?.map_or(0.0, |i| i.df as f64);
-            match dfs.iter_mut().find(|(u, _)| u == t) {
-                Some(e) => e.1 += df,
-                None => dfs.push((t.clone(), df)),
-            }
-        }
-    }
-    Ok(dfs
-        .into_iter()
-        .filter(|(_, df)| *df > 0.0)
-        .map(|(t, df)| (t, ln(1.0 + (n - df + 0.5) / (df + 0.5))))
-        .collect())
-}
-
 /// Run `search` with the default merge.
 pub fn run(engine: &Engine, a: &Args) -> Result<Output> {
     run_with(engine, a, Options::DEFAULT)
@@ -187,43 +160,25 @@ pub fn run_with(engine: &Engine, a: &Args, opts: Options) -> Result<Output> {
     let mut all_terms = Vec::new();
     // Per instance, per term of the query: the term's document share (df ÷ chunks), 0 if absent.
     let mut shares: Vec<Vec<(String, f64)>> = Vec::new();
-    let weighted_all: Vec<Vec<(String, f32)>> = names
-        .iter()
-        .map(|name| Ok(bm25search::weighted_terms(engine.index(name)?, &a.query, opts.ranking)))
-        .collect::<Result<_>>()?;
-    let pooled = if opts.pooled_idf > 0.0 { pooled_idfs(engine, &names, &weighted_all)? } else { Vec::new() };
-    let pooled_of = |t: &str| pooled.iter().find(|(u, _)| u == t).map(|x| x.1);
-    for (name, weighted) in names.iter().zip(weighted_all) {
+    for name in &names {
         let index = engine.index(name)?;
+        let weighted = bm25search::weighted_terms(index, &a.query, opts.ranking);
         let meta = index.meta();
         let k1 = meta.bm25.k1 as f64 + 1.0;
         let max_idf = ln(1.0 + (meta.chunks as f64 - 0.5) / 1.5);
         let (mut present, mut all) = (0.0f64, 0.0f64);
         let mut share = Vec::with_capacity(weighted.len());
-        let mut scaled = Vec::with_capacity(weighted.len());
-        for (t, w) in weighted {
-            let w = w as f64;
-            // The idf this instance scores the term with: its own, or blended with the pool's.
-            let blend = |own: f64| match pooled_of(&t) {
-                Some(p) if opts.pooled_idf > 0.0 => (1.0 - opts.pooled_idf) * own + opts.pooled_idf * p,
-                _ => own,
-            };
-            match index.term(&t)? {
+        for (t, w) in &weighted {
+            let w = *w as f64;
+            match index.term(t)? {
                 Some(info) => {
-                    let idf = blend(info.idf as f64);
-                    present += w * idf * k1;
-                    all += w * idf * k1;
+                    present += w * info.idf as f64 * k1;
+                    all += w * info.idf as f64 * k1;
                     share.push((t.clone(), info.df as f64 / (meta.chunks as f64).max(1.0)));
-                    let factor = if info.idf > 0.0 { idf / info.idf as f64 } else { 1.0 };
-                    scaled.push((t, (w * factor) as f32));
                 }
-                None => {
-                    all += w * blend(max_idf) * k1;
-                    scaled.push((t, w as f32));
-                }
+                None => all += w * max_idf * k1,
             }
         }
-        let weighted = scaled;
         shares.push(share);
         let hits = bm25search::rank(index, &weighted, DEPTH, opts.ranking)?;
         let terms: Vec<String> = weighted.into_iter().map(|(t, _)| t).collect();
