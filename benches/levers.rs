@@ -86,10 +86,6 @@ fn main() {
     // Per set and instance: (all-4 top 5 hits, right top 4 hits, prompts), questions and sentences apart.
     let mut per: std::collections::BTreeMap<(String, String), [usize; 3]> = Default::default();
     let mut sets = vec![("devset", data.join("devset")), ("train", root.join("benches/data/train"))];
-    // GG_POOLED=α: share of the pooled idf in the merge's term weights (tuning).
-    if let Some(v) = std::env::var_os("GG_POOLED") {
-        opts.pooled_idf = v.to_string_lossy().parse().expect("GG_POOLED: a number");
-    }
     // GG_DEVONLY=1 while tuning (devset + train): the held-out set is measured once per kept change.
     if std::env::var_os("GG_DEVONLY").is_none() {
         sets.push(("heldout", root.join("benches/data/heldout")));
