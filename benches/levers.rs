@@ -42,6 +42,10 @@ fn main() {
     // GG_BM25=1: plain BM25 per instance (no collapse), the round-1 ranking.
     let ranking = if std::env::var_os("GG_BM25").is_some() { Ranking::BM25 } else { Ranking::DEFAULT };
     let mut ranking = ranking;
+    // GG_FILLERS=0: keep the query's colloquial filler words (있어요, 돼 …).
+    if std::env::var_os("GG_FILLERS").is_some_and(|v| v == "0") {
+        ranking.fillers = false;
+    }
     // GG_JOIN=w: the weight of join-only bigrams in queries (tuning on the devset).
     if let Some(v) = std::env::var_os("GG_JOIN") {
         ranking.join_weight = v.to_string_lossy().parse().expect("GG_JOIN: a number");
