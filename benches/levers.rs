@@ -1,7 +1,8 @@
 //! Retrieval levers bench: what the pull `search` tool and the gate's per-instance ranking find,
 //! on the devset (tuning) and on benches/data/heldout (reporting only).
 //!
-//! Figures per set: gold in the `search` tool's top 5 over all four default instances (questions,
+//! Sets: the devset and benches/data/train (tuning; never `overlap_heldout.jsonl`), then
+//! benches/data/heldout unless `GG_DEVONLY` is set. Figures per set: gold in the `search` tool's top 5 over all four default instances (questions,
 //! sentences), and gold in the right instance's top 4 as the gate ranks it
 //! (`groundgate::search::rank`). `GG_INDEXES` picks the index directory (default `indexes/`);
 //! `GG_DUMP=FILE` writes every miss with the gold's rank in the right instance and the top hits.
@@ -41,6 +42,10 @@ fn main() {
     // GG_BM25=1: plain BM25 per instance (no collapse), the round-1 ranking.
     let ranking = if std::env::var_os("GG_BM25").is_some() { Ranking::BM25 } else { Ranking::DEFAULT };
     let mut ranking = ranking;
+    // GG_FILLERS=0: keep the query's colloquial filler words (있어요, 돼 …).
+    if std::env::var_os("GG_FILLERS").is_some_and(|v| v == "0") {
+        ranking.fillers = false;
+    }
     // GG_JOIN=w: the weight of join-only bigrams in queries (tuning on the devset).
     if let Some(v) = std::env::var_os("GG_JOIN") {
         ranking.join_weight = v.to_string_lossy().parse().expect("GG_JOIN: a number");
@@ -84,8 +89,8 @@ fn main() {
     let mut dump = String::new();
     // Per set and instance: (all-4 top 5 hits, right top 4 hits, prompts), questions and sentences apart.
     let mut per: std::collections::BTreeMap<(String, String), [usize; 3]> = Default::default();
-    let mut sets = vec![("devset", data.join("devset"))];
-    // GG_DEVONLY=1 while tuning: the held-out set is measured once per kept change.
+    let mut sets = vec![("devset", data.join("devset")), ("train", root.join("benches/data/train"))];
+    // GG_DEVONLY=1 while tuning (devset + train): the held-out set is measured once per kept change.
     if std::env::var_os("GG_DEVONLY").is_none() {
         sets.push(("heldout", root.join("benches/data/heldout")));
     }

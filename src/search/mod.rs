@@ -197,6 +197,10 @@ pub struct Ranking {
     /// Keep only the best chunk of each location (same citation: source, page, article, section,
     /// heading), so that one page's chunks do not fill the top k.
     pub collapse: bool,
+    /// A query's colloquial filler words (있어요, 있어야, 돼 …: `text::korean::is_filler`) give no
+    /// terms; documents are indexed in full either way.
+    #[serde(default)]
+    pub fillers: bool,
     /// Query terms common in general text weigh less ([`Background`]); `None`: every term weighs 1.
     pub background: Option<Background>,
     /// A second pass with terms of the first pass's best chunks when the first pass is weak
@@ -269,11 +273,13 @@ impl Ranking {
     pub const DEFAULT: Ranking = Ranking {
         join_weight: 0.75,
         collapse: true,
+        fillers: true,
         background: Some(Background::DEFAULT),
         feedback: Some(Feedback::DEFAULT),
     };
     /// Plain BM25: [`top_k`].
-    pub const BM25: Ranking = Ranking { join_weight: 1.0, collapse: false, background: None, feedback: None };
+    pub const BM25: Ranking =
+        Ranking { join_weight: 1.0, collapse: false, fillers: false, background: None, feedback: None };
 }
 
 /// Candidates read to fill the top k with distinct locations.
@@ -287,12 +293,14 @@ pub fn weighted_terms<D: AsRef<[u8]> + Clone>(
     r: Ranking,
 ) -> Vec<(String, f32)> {
     let settings = index.meta().analyzer;
-    let terms = query_terms(index, query);
+    let analyzer = |s| if r.fillers { Analyzer::new(s).without_fillers() } else { Analyzer::new(s) };
+    let mut terms = analyzer(settings).terms(query);
+    terms.sort_unstable();
+    terms.dedup();
     // The terms the words give on their own (no join bigrams), sorted: a query term not among
     // them exists only as a join bigram.
     let plain = (r.join_weight != 1.0 && settings.join_words).then(|| {
-        let mut p =
-            Analyzer::new(crate::text::AnalyzerSettings { join_words: false, ..settings }).terms(query);
+        let mut p = analyzer(crate::text::AnalyzerSettings { join_words: false, ..settings }).terms(query);
         p.sort_unstable();
         p
     });

@@ -75,10 +75,12 @@ pub struct Token {
     pub word: u32,
 }
 
-/// Text → terms. Cheap to copy; holds only its settings.
+/// Text → terms. Cheap to copy; holds only its settings (and, for queries, whether to skip fillers).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Analyzer {
     settings: AnalyzerSettings,
+    /// Skip colloquial filler words ([`korean::is_filler`]; queries only, never stored).
+    fillers: bool,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -101,7 +103,14 @@ fn class(c: char) -> Class {
 impl Analyzer {
     /// An analyzer with these settings.
     pub fn new(settings: AnalyzerSettings) -> Self {
-        Analyzer { settings }
+        Analyzer { settings, fillers: false }
+    }
+
+    /// The same analyzer skipping a query's colloquial filler words (있어요, 돼 …:
+    /// [`korean::is_filler`]) with the join bigrams on either side of them. For queries only:
+    /// documents are always analyzed in full.
+    pub fn without_fillers(self) -> Self {
+        Analyzer { fillers: true, ..self }
     }
 
     /// The settings.
@@ -117,6 +126,7 @@ impl Analyzer {
         let mut prev_last: Option<char> = None;
         for (cls, word, spaced) in words(&norm) {
             match cls {
+                Class::Hangul if self.fillers && korean::is_filler(word) => prev_last = None,
                 Class::Hangul => {
                     let first = word.chars().next();
                     if let (true, true, Some(p), Some(f)) =
@@ -250,6 +260,18 @@ mod tests {
         let a = Analyzer::default();
         assert_eq!(a.terms("\u{1100}\u{1161}\u{11B7}\u{1105}\u{1175}"), a.terms("감리"));
         assert_eq!(a.terms("ＰＹＴＨＯＮ"), a.terms("python"));
+    }
+
+    #[test]
+    fn a_query_can_skip_its_filler_words() {
+        let a = Analyzer::new(AnalyzerSettings::default());
+        let q = "영장 있어야 되는 거 맞지";
+        assert!(a.terms(q).contains(&"있어".to_string()));
+        let t = a.without_fillers().terms(q);
+        assert!(t.contains(&"영장".to_string()) && t.contains(&"맞지".to_string()), "{t:?}");
+        assert!(!t.iter().any(|x| x.contains('있') || x.contains('어')), "{t:?}");
+        // Word numbers still count the skipped word.
+        assert_eq!(a.without_fillers().analyze("영장 있어 맞지").last().map(|t| t.word), Some(2));
     }
 
     #[test]

@@ -198,6 +198,23 @@ pub fn is_stop_word(stem: &str) -> bool {
     STOP_WORDS.binary_search(&stem).is_ok()
 }
 
+/// Colloquial endings a query's filler word may carry ([`is_filler`]).
+const FILLER_ENDINGS: &[&str] = &["어요", "아요", "어야", "아야", "요"];
+/// What a filler word is once its colloquial ending is gone: forms of 있다, 없다 and 되다.
+const FILLER_STEMS: &[&str] = &["돼", "되", "없", "없어", "있", "있어"];
+
+/// Is the Hangul `word` a colloquial form of 있다 / 없다 / 되다 (있어, 있어요, 있어야, 없어, 돼, 돼요)?
+/// [`strip`] leaves such words as bigrams (있어, 어요) that match the few chunks written in the same
+/// spoken style (a case book's questions, a help page's "있어야 합니다") instead of the subject of the
+/// question. Only queries drop them (`search::Ranking::fillers`); documents are indexed as before.
+pub fn is_filler(word: &str) -> bool {
+    let base = FILLER_ENDINGS
+        .iter()
+        .find_map(|e| word.strip_suffix(e).filter(|rest| !rest.is_empty()))
+        .unwrap_or(word);
+    FILLER_STEMS.contains(&base)
+}
+
 /// Is `c` a precomposed Hangul syllable (U+AC00–U+D7A3)?
 pub fn is_hangul_syllable(c: char) -> bool {
     ('\u{AC00}'..='\u{D7A3}').contains(&c)
@@ -266,6 +283,17 @@ mod tests {
             "사전협의",
         ] {
             assert_eq!(strip(w), w);
+        }
+    }
+
+    #[test]
+    fn fillers_are_colloquial_forms_of_three_verbs() {
+        for w in ["있어", "있어요", "있어야", "없어", "없어요", "돼", "돼요", "있"] {
+            assert!(is_filler(w), "{w}");
+        }
+        for w in ["있음", "없음", "영장", "어요", "요", "있나요", "되나요", "맞아요", "받아야"]
+        {
+            assert!(!is_filler(w), "{w}");
         }
     }
 
