@@ -54,13 +54,33 @@ fn unpack(bytes: &[u8], bits: u8, out: &mut [u32]) {
     }
     let mask = if bits == 32 { u32::MAX as u64 } else { (1u64 << bits) - 1 };
     let bits = bits as usize;
+    // Widths up to 8 (most gaps and term frequencies): eight values fill exactly `bits` bytes, so
+    // group g is one 64-bit read at byte g·bits and eight shifts (no per-value window or check),
+    // while the group is whole and its 8-byte read stays inside `bytes`.
+    let mut start = 0;
+    if bits <= 8 {
+        let groups = match bytes.len().checked_sub(8) {
+            Some(room) => (room / bits + 1).min(out.len() / 8),
+            None => 0,
+        };
+        for (group, window) in out.chunks_exact_mut(8).zip(bytes.windows(8).step_by(bits)).take(groups) {
+            let word = match *window {
+                [a, b, c, d, e, f, g, h] => u64::from_le_bytes([a, b, c, d, e, f, g, h]),
+                _ => 0,
+            };
+            for (j, slot) in group.iter_mut().enumerate() {
+                *slot = ((word >> (j * bits)) & mask) as u32;
+            }
+        }
+        start = groups * 8;
+    }
     // Value i's window is bytes[i·bits/8 ..][..8]: inside `bytes` while i·bits ≤ (len − 8)·8.
     let fast = match bytes.len().checked_sub(8) {
-        Some(room) => (room * 8 / bits + 1).min(out.len()),
-        None => 0,
+        Some(room) => (room * 8 / bits + 1).min(out.len()).max(start),
+        None => start,
     };
     let (head, tail) = out.split_at_mut(fast);
-    for (i, slot) in head.iter_mut().enumerate() {
+    for (i, slot) in head.iter_mut().enumerate().skip(start) {
         let at = i * bits;
         let word = match bytes.get(at / 8..at / 8 + 8) {
             Some(&[a, b, c, d, e, f, g, h]) => u64::from_le_bytes([a, b, c, d, e, f, g, h]),

@@ -61,7 +61,6 @@ pub struct Index<D = Arc<[u8]>> {
     n_terms: u32,
     version: u32,
     norms: Vec<f32>,
-    tf1: Vec<f32>,
     background: Option<Section>,
 }
 
@@ -130,8 +129,7 @@ impl<D: AsRef<[u8]> + Clone> Index<D> {
             .chunks_exact(2)
             .map(|x| bm25::length_norm(p, u16::from_le_bytes([x[0], x[1]]) as f32, avg))
             .collect::<Vec<f32>>();
-        let tf1 = norms.iter().map(|&n| bm25::tf_part(p, 1, n)).collect();
-        Ok(Index { data, sections, meta, terms, n_terms, version, norms, tf1, background })
+        Ok(Index { data, sections, meta, terms, n_terms, version, norms, background })
     }
 
     /// The file's format version.
@@ -257,11 +255,6 @@ impl<D: AsRef<[u8]> + Clone> Index<D> {
     /// one entry per chunk).
     pub fn length_norms(&self) -> &[f32] {
         &self.norms
-    }
-
-    /// Per chunk, in chunk order: [`bm25::tf_part`] for a term that occurs once (most postings).
-    pub fn tf1_parts(&self) -> &[f32] {
-        &self.tf1
     }
 
     /// All chunk lengths, in chunk order (one pass over the section).

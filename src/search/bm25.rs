@@ -45,8 +45,7 @@ pub fn idf(n_docs: u32, df: u32) -> f32 {
 /// `idf · (tf · (k1 + 1) / (tf + k1 · (1 − b + b · dl / avgdl)))`.
 ///
 /// Uses only +, ·, / on f32, so it gives the same bits natively and in wasm. The idf multiplies
-/// last, so the tf part of a chunk where the term occurs once, `(k1 + 1) / (1 + norm)`, can be
-/// computed once per chunk ([`Index::tf1_parts`](crate::index::Index::tf1_parts)) with the same bits.
+/// last: scoring computes [`tf_part`] per posting and multiplies by the term's idf.
 #[inline(always)]
 pub fn term_score(p: Bm25Params, idf: f32, tf: u32, doc_len: f32, avg_len: f32) -> f32 {
     weight(p, idf, tf, length_norm(p, doc_len, avg_len))

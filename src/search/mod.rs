@@ -90,9 +90,12 @@ fn accumulate<'a, D: AsRef<[u8]> + Clone>(
     terms: impl Iterator<Item = (&'a str, f32)>,
 ) -> Result<(Vec<f32>, Option<Vec<u32>>)> {
     let p = index.meta().bm25;
-    // Per chunk, computed at open: the hot loop reads one f32 per posting.
-    let (norms, once) = (index.length_norms(), index.tf1_parts());
-    let n = norms.len().min(once.len());
+    // Per chunk, computed at open: the hot loop reads one f32 per posting. The tf part is
+    // computed for every posting, tf = 1 included (same bits as a per-chunk tf = 1 table): 60 % of
+    // a long question's postings have tf > 1, so a branch on tf = 1 was mispredicted often and cost
+    // more than the division it saved.
+    let norms = index.length_norms();
+    let n = norms.len();
     let mut infos = Vec::new();
     for (t, weight) in terms {
         if let Some(info) = index.term(t)? {
@@ -105,14 +108,14 @@ fn accumulate<'a, D: AsRef<[u8]> + Clone>(
     let track = postings < n as u64 / 4;
     let mut acc = vec![0f32; n];
     let mut touched: Vec<u32> = Vec::new();
-    let (norms, once) = (&norms[..n], &once[..n]);
+
     for (info, weight) in &infos {
         let mut missing = None;
         let idf = info.idf * weight;
         let acc = &mut acc[..n];
         index.postings_blocks(info, |docs, tfs| {
             // Two loops, so that the common one has no per-posting bookkeeping; `d < n` is the
-            // one bounds check (acc, norms and once all have length n).
+            // one bounds check (acc and norms both have length n).
             if track {
                 for (&doc, &tf) in docs.iter().zip(tfs) {
                     let d = doc as usize;
@@ -123,8 +126,7 @@ fn accumulate<'a, D: AsRef<[u8]> + Clone>(
                     if acc[d] == 0.0 {
                         touched.push(doc);
                     }
-                    // = bm25::weight(p, idf, tf, norm), bit for bit; tf = 1 from the per-chunk table.
-                    acc[d] += idf * if tf == 1 { once[d] } else { bm25::tf_part(p, tf, norms[d]) };
+                    acc[d] += idf * bm25::tf_part(p, tf, norms[d]);
                 }
             } else {
                 for (&doc, &tf) in docs.iter().zip(tfs) {
@@ -133,7 +135,8 @@ fn accumulate<'a, D: AsRef<[u8]> + Clone>(
                         missing.get_or_insert(doc);
                         continue;
                     }
-                    acc[d] += idf * if tf == 1 { once[d] } else { bm25::tf_part(p, tf, norms[d]) };
+                    // = bm25::weight(p, idf, tf, norm), bit for bit.
+                    acc[d] += idf * bm25::tf_part(p, tf, norms[d]);
                 }
             }
         })?;
