@@ -1,17 +1,18 @@
 //! How a prompt is *phrased*, as evidence of what it is: a question or pasted sentence about
 //! documents, or a request to the assistant itself (write code, fix an error, draft a mail, chat).
 //!
-//! The prompt's character 2- and 3-grams (after [`normalize`](crate::text::normalize),
-//! whitespace runs as one space, the first [`MAX_CHARS`] characters) are looked up in a table of
-//! naive-Bayes log-odds fitted on labelled prompts ([`Phrasing::fit`]; `groundgate calibrate
-//! --fit-phrasing`): "짜줘", "써 ", "rror", "에 대해" … Their mean is one feature of the gate
-//! (`phrasing`), instance-independent, computed once per prompt. It catches what word lists miss —
-//! the project's labelled prompts, 5-fold: unrelated prompts accepted at the same recall 11.3% →
-//! 8.5%; docs/gate-bench.md.
+//! The prompt's character 2- and 3-grams (after [`normalize`](crate::text::normalize), whitespace
+//! runs as one space, the first [`MAX_CHARS`] characters) are looked up in a table of naive-Bayes
+//! log-odds fitted on labelled prompts ([`Phrasing::fit`]; `groundgate calibrate --fit-phrasing`):
+//! "줘", "나요", "rror", "()" … The mean weight of the grams found is one feature of the gate
+//! (`phrasing`), instance-independent, computed once per prompt. Grams the documents themselves
+//! use ([`topic_grams`]: held by ≥ [`TOPIC_SHARE`] of an instance's chunks) are left out: they
+//! would teach the table the default instances' topics, and the feature must mean the same on a
+//! user's own documents. Figures (5-fold and the held-out test set) in docs/gate-bench.md.
 //!
 //! The table bundled with the library ([`Phrasing::bundled`], data/gate/phrasing.tsv) is fitted on
 //! the project's labelled prompts. Weights are stored as integers in 1/[`SCALE`] units, so a
-//! prompt's score is an exact integer sum: the same on every platform.
+//! prompt's feature is an exact integer sum and one division: the same on every platform.
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::sync::OnceLock;
