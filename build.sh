@@ -171,7 +171,7 @@ pkg() {
   for t in nodejs web; do
     local out="pkg/$([ $t = nodejs ] && echo node || echo web)"
     # The pull tools (callTool …) in the Node build only: the browser build stays small (+35 KB gz).
-    local features="wasm"; [ $t = nodejs ] && features="wasm,tools"
+    local features="wasm"; [ $t = nodejs ] && features="wasm,tools,rerank"
     # The browser build at opt-level z: the smallest download (175 KB gzipped vs 199 KB at opt-level
     # 3). The Node build at opt-level 3: it is read from disk, not downloaded, and searches ~1.5×
     # faster (docs/peer-bench.md). Same code, same results: only the optimiser's trade-off differs.
@@ -186,7 +186,7 @@ pkg() {
   done
   say "plain-export build (no imports) → pkg/abi/groundgate.wasm"
   PATH="$WASM_PATH" CARGO_TARGET_DIR="$ROOT/target/wasm" CARGO_PROFILE_RELEASE_OPT_LEVEL=z cargo build -q --release \
-    --lib --target wasm32-unknown-unknown --no-default-features --features abi,tools
+    --lib --target wasm32-unknown-unknown --no-default-features --features abi,tools,rerank
   mkdir -p pkg/abi
   node_modules/.bin/wasm-opt -Oz --strip-debug --strip-producers --enable-bulk-memory \
     --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals \
@@ -294,7 +294,7 @@ cmd_test() {
   say "cargo clippy -D warnings"
   cargo clippy -q --all-targets --features abi,tools -- -D warnings
   local f
-  for f in wasm wasm,tools abi,tools indexer; do
+  for f in wasm wasm,tools,rerank abi,tools,rerank indexer; do
     PATH="$WASM_PATH" CARGO_TARGET_DIR="$ROOT/target/wasm" cargo clippy -q --lib --target wasm32-unknown-unknown \
       --no-default-features --features "$f" -- -D warnings
   done

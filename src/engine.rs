@@ -561,15 +561,19 @@ impl Engine {
         // chunks this session has seen.
         let top: Vec<Scored> = scored.iter().take(cfg.top_k).copied().collect();
         // With a rerank, each candidate's explanation line (shown in the detailed format).
+        #[cfg_attr(not(feature = "rerank"), allow(unused_mut))]
         let mut rerank_lines: Vec<(u32, String)> = Vec::new();
+        // Without the feature `rerank` (the browser build) `RerankOptions::check` has refused an
+        // active rerank before this point.
         let scored = match rerank {
+            #[cfg(feature = "rerank")]
             Some(r) => {
                 let ranked = crate::rerank::reorder_explained(&inst.index, &inst.name, &terms, &scored, r)?;
                 let w = r.weights.unwrap_or_default();
                 rerank_lines = ranked.iter().map(|x| (x.chunk, x.line(&w))).collect();
                 ranked.iter().map(|x| Scored { chunk: x.chunk, score: x.bm25 }).collect()
             }
-            None => scored,
+            _ => scored,
         };
         let mut chosen: Vec<Scored> = Vec::new();
         for s in &scored {

@@ -68,7 +68,16 @@ impl RerankOptions {
     }
 
     /// Check the sizes (weights and dates are checked where they are used).
+    /// Without the feature `rerank` (left out of the browser build pkg/web) an active option is
+    /// refused with `invalid_argument` instead of being ignored.
     pub fn check(&self) -> Result<()> {
+        #[cfg(not(feature = "rerank"))]
+        if self.is_active() {
+            return Err(Error::invalid(
+                "rerank",
+                "reranking is not in this build (the browser build pkg/web leaves it out: use pkg/node, pkg/abi or the CLI)",
+            ));
+        }
         let pool = self.pool();
         if pool == 0 || pool > MAX_POOL {
             return Err(Error::invalid("rerank.pool", format!("{pool}; must be 1..={MAX_POOL}")));
@@ -260,6 +269,20 @@ mod tests {
     use crate::{AnalyzerSettings, IndexBuilder};
 
     #[test]
+    fn check_without_the_feature_refuses_an_active_option_only() {
+        let idle = RerankOptions::default();
+        assert!(idle.check().is_ok());
+        let active = RerankOptions { weights: Some(Weights::default()), ..RerankOptions::default() };
+        let got = active.check();
+        if cfg!(feature = "rerank") {
+            assert!(got.is_ok());
+        } else {
+            assert!(matches!(&got, Err(e) if e.code() == "invalid_argument"), "{got:?}");
+        }
+    }
+
+    #[test]
+    #[cfg(feature = "rerank")]
     fn fuses_then_rescores_and_keeps_bm25_scores() {
         let mut b = IndexBuilder::new("t", AnalyzerSettings::default());
         let s = b.add_source(Source { id: "s".into(), kind: "manual".into(), ..Default::default() }).unwrap();
