@@ -29,7 +29,7 @@ pub fn fix_checksums(bytes: &mut [u8]) {
         return;
     }
     let table_end = (HEADER_LEN + ENTRY_LEN * count).min(bytes.len());
-    let mut h = crc32fast::Hasher::new();
+    let mut h = super::crc::Crc32::new();
     h.update(&bytes[..16]);
     h.update(&bytes[HEADER_LEN..table_end]);
     let crc = h.finalize();

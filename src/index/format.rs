@@ -139,7 +139,7 @@ pub(crate) fn read_u32(bytes: &[u8], at: usize) -> Option<u32> {
 
 /// CRC32 (IEEE) of `bytes`.
 pub fn crc32(bytes: &[u8]) -> u32 {
-    let mut h = crc32fast::Hasher::new();
+    let mut h = super::crc::Crc32::new();
     h.update(bytes);
     h.finalize()
 }
@@ -177,7 +177,7 @@ pub fn write_raw(version: u32, sections: &[(u32, &[u8])]) -> Vec<u8> {
     out.extend_from_slice(&MAGIC);
     out.extend_from_slice(&version.to_le_bytes());
     out.extend_from_slice(&(sections.len() as u32).to_le_bytes());
-    let mut h = crc32fast::Hasher::new();
+    let mut h = super::crc::Crc32::new();
     h.update(&out);
     h.update(&table);
     out.extend_from_slice(&h.finalize().to_le_bytes());
@@ -226,7 +226,7 @@ pub fn read_table(bytes: &[u8]) -> Result<Vec<Section>> {
     }
     let table_end = HEADER_LEN + ENTRY_LEN * count as usize;
     let table = bytes.get(HEADER_LEN..table_end).ok_or_else(|| trunc("section table", table_end))?;
-    let mut h = crc32fast::Hasher::new();
+    let mut h = super::crc::Crc32::new();
     h.update(&bytes[..16]);
     h.update(table);
     let got = h.finalize();

@@ -5,6 +5,7 @@
 //! source lookups. The byte layout is documented in [`format`] (the container), [`postings`],
 //! [`strings`] and [`records`], and in ARCHITECTURE.md.
 
+pub mod crc;
 pub mod forge;
 pub mod format;
 pub mod postings;

@@ -161,7 +161,7 @@ impl IndexBuilder {
         let mut inverted: BTreeMap<String, (Vec<u32>, Vec<u32>)> = BTreeMap::new();
         let mut doc_lens = Vec::with_capacity(self.chunks.len() * 2);
         let mut total: u64 = 0;
-        let mut crc = crc32fast::Hasher::new();
+        let mut crc = super::crc::Crc32::new();
         for (id, chunk) in self.chunks.iter().enumerate() {
             crc.update(chunk.text.as_bytes());
             let context = self.context.get(id).map_or("", String::as_str);
