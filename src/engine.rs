@@ -315,6 +315,8 @@ struct Said<'a> {
     creation: bool,
     /// How the prompt is phrased ([`Phrasing`](crate::gate::Phrasing): the `phrasing` feature).
     phrasing: f64,
+    /// It asks for a statute article ([`router::asks_article`]).
+    article_ask: bool,
 }
 
 /// How `ask` ranks each instance for its judges and its evidence: the `search` tool's ranking
@@ -617,7 +619,12 @@ impl Engine {
             inst.index.chunk_count(),
             inst.index.meta().avg_len() as f64,
             &facts,
-            Signals { anchor: !log.anchors.is_empty(), creation: said.creation, phrasing: said.phrasing },
+            Signals {
+                anchor: !log.anchors.is_empty(),
+                creation: said.creation,
+                phrasing: said.phrasing,
+                article_ask: said.article_ask,
+            },
         );
         let top_score = top.first().map_or(0.0, |s| search::round4(s.score));
         let verdict = Judgement::new(&inst.model, top_score, features);
@@ -800,6 +807,7 @@ impl Engine {
             content: router::content_words(&query),
             creation: router::creation_request(&query),
             phrasing: crate::gate::Phrasing::bundled().feature(&query),
+            article_ask: router::asks_article(&query),
         };
         for n in 0..self.instances.len() {
             let (j, best) = self.judge(n, &said, form.form, forced.contains(&n), opts, now)?;

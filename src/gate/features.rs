@@ -39,10 +39,11 @@ pub const NAMES: [&str; COUNT] = [
     "coverage_specific",
     "creation",
     "phrasing",
+    "article_ask",
 ];
 
 /// Number of features.
-pub const COUNT: usize = 18;
+pub const COUNT: usize = 19;
 
 /// Position of the `phrasing` feature (instance-independent; `calibrate --fit-phrasing` replaces
 /// it with out-of-fold values).
@@ -69,6 +70,8 @@ pub struct Signals {
     pub creation: bool,
     /// The prompt's [`phrasing`](super::phrasing) feature.
     pub phrasing: f64,
+    /// The prompt asks for a statute article ([`asks_article`](super::router::asks_article)).
+    pub article_ask: bool,
 }
 
 /// Zipf frequency assumed for a word when the index stores no background (a typical word).
@@ -236,7 +239,7 @@ impl Features {
         facts: &dyn Fn(&str) -> Option<TermFacts>,
         signals: Signals,
     ) -> Features {
-        let Signals { anchor, creation, phrasing } = signals;
+        let Signals { anchor, creation, phrasing, article_ask } = signals;
         let (words, attainable) = words(query, hits, n_chunks, avg_len, facts);
         let words: Vec<Word> = words.into_iter().flatten().collect();
         let total: f64 = words.iter().map(|w| w.weight).sum();
@@ -295,6 +298,12 @@ impl Features {
             spec_cov,
             if creation { 1.0 } else { 0.0 },
             phrasing,
+            // Asked for an article, and the top hits have articles to cite.
+            if article_ask && hits.iter().any(|h| h.location[2] != crate::index::strings::NONE) {
+                1.0
+            } else {
+                0.0
+            },
         ])
     }
 
@@ -332,7 +341,7 @@ mod tests {
             1000,
             10.0,
             &idf,
-            Signals { anchor: true, creation: false, phrasing: 0.5 },
+            Signals { anchor: true, creation: false, phrasing: 0.5, article_ask: true },
         );
         let unknown = bm25::idf(1000, 0) as f64;
         let total = 2.0 + 3.0 + unknown;
@@ -358,6 +367,8 @@ mod tests {
         let sw = 2.0 * 1.2 + 3.0 * 0.45 + unknown * 1.2;
         assert!((f.0[15] - (2.0 * 1.2 + 3.0 * 0.45) / sw).abs() < 1e-9, "{f:?}");
         assert_eq!(f.0[17], 0.5);
+        // Asked for an article, and the hits have one (string id 0).
+        assert_eq!(f.0[18], 1.0);
         // Nothing found: zeros, the unknown share is all.
         let f = Features::compute(
             &q,
@@ -365,10 +376,12 @@ mod tests {
             1000,
             10.0,
             &|_| None,
-            Signals { anchor: false, creation: true, phrasing: -1.0 },
+            Signals { anchor: false, creation: true, phrasing: -1.0, article_ask: true },
         );
         assert_eq!(f.0[16], 1.0);
         assert_eq!(f.0[17], -1.0);
+        // No hits: no article to cite.
+        assert_eq!(f.0[18], 0.0);
         assert_eq!(NAMES[PHRASING], "phrasing");
         assert_eq!(f.0[0], 0.0);
         assert!((f.0[6] - 1.0).abs() < 1e-9);

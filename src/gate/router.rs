@@ -445,6 +445,44 @@ fn has_clause_marker(s: &str) -> bool {
     })
 }
 
+/// The ending of the first clause inside `text` (not at its end) that closes with a question
+/// mark after a question or request ending (되나요?, 알려줘?), if any.
+fn question_clause_inside(text: &str) -> Option<String> {
+    let body = text.trim_end();
+    let mut from = 0;
+    while let Some(i) = body[from..].find(['?', '？']).map(|i| from + i) {
+        let mark = body[i..].chars().next().map_or(1, char::len_utf8);
+        from = i + mark;
+        if body[from..].trim_start_matches(['?', '？', '!']).trim().is_empty() {
+            return None;
+        }
+        let w: String = last_word(strip_trailing(&body[..i]))
+            .chars()
+            .filter(|c| crate::text::korean::is_hangul_syllable(*c))
+            .collect();
+        if let Some(e) = ends_with_any(&w, QUESTION_ENDINGS).or_else(|| ends_with_any(&w, REQUEST_ENDINGS)) {
+            return Some(e);
+        }
+    }
+    None
+}
+
+/// Does the prompt ask for a statute article — 조항, 조문, 몇 조, 제N조, "article N"? On an
+/// instance whose hits carry articles this says the prompt asks *where in these documents*
+/// (the gate's `article_ask` feature).
+pub fn asks_article(input: &str) -> bool {
+    let t: String = input.to_lowercase();
+    if t.contains("조항") || t.contains("조문") {
+        return true;
+    }
+    let words: Vec<&str> = t.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
+    words.windows(2).any(|w| {
+        (w[0] == "몇" && w[1].starts_with('조'))
+            || (w[0] == "article" && w[1].chars().all(|c| c.is_ascii_digit()))
+            || (w[0] == "which" && w[1] == "article")
+    }) || words.iter().any(|w| starts_with_article(w) || w.starts_with("몇조"))
+}
+
 /// Does `s` start with an article reference such as `제3조` (a statute citation)?
 pub fn starts_with_article(s: &str) -> bool {
     let Some(rest) = s.strip_prefix('제') else { return false };
@@ -486,7 +524,13 @@ pub fn classify(input: &str) -> FormVerdict {
     if final_q {
         fire("q", "final_question_mark", 4.0, &mut q, &mut s);
     }
-    if !final_q && text.contains(['?', '？']) {
+    // A question clause inside, then more text: context or details after the question (…줘도
+    // 되나요? 수료생은 아니고 졸업 예정입니다). Pasted passages rarely ask; their several sentences
+    // then say nothing about pasting.
+    let asked_inside = if final_q { None } else { question_clause_inside(text) };
+    if let Some(e) = &asked_inside {
+        fire("q", &format!("question_clause_inside:{e}"), 4.0, &mut q, &mut s);
+    } else if !final_q && text.contains(['?', '？']) {
         fire("q", "question_mark_inside", 2.5, &mut q, &mut s);
     }
     // A request before a colon, then the material it is about: "번역해줘: …", "Proofread: …".
@@ -522,7 +566,7 @@ pub fn classify(input: &str) -> FormVerdict {
         fire("s", "line_broken_passage", 3.0, &mut q, &mut s);
     }
     let ends = sentence_ends(text);
-    if ends >= 2 && !final_q {
+    if ends >= 2 && !final_q && asked_inside.is_none() {
         fire("s", "several_sentences", 2.0, &mut q, &mut s);
     }
     if has_clause_marker(text) {
@@ -708,6 +752,37 @@ mod tests {
             "성과 평가는 정량 지표 대신 질적 지표를 중심으로 운영할 것을 권고",
         ] {
             assert_eq!(form(s), Form::Sentence, "{s}: {:?}", classify(s));
+        }
+    }
+
+    #[test]
+    fn a_question_clause_inside_makes_a_question() {
+        let q = "석사 졸업을 앞둔 학생이 박사과정 합격 통지를 받았어요. 이 기간에 학생인건비 줘도 되나요? \
+                 수료생은 아니고 졸업 예정입니다";
+        assert_eq!(form(q), Form::Question, "{:?}", classify(q));
+        assert!(classify(q).signals.iter().any(|x| x == "question:question_clause_inside:되나요"));
+        // A question mark after a clause that does not ask keeps the weak signal only.
+        let s = "연구개발비의 사용(인건비?)은 협약에 따른다. 정산은 종료 후 3개월 안에 한다.";
+        assert_eq!(form(s), Form::Sentence, "{:?}", classify(s));
+        assert_eq!(question_clause_inside("되나요?"), None);
+        assert_eq!(question_clause_inside("되나요? "), None);
+    }
+
+    #[test]
+    fn article_asks() {
+        for q in [
+            "같은 죄로 두 번 처벌 못 받는다는 조항 몇 조야?",
+            "근거 조문 알려줘",
+            "이건 몇 조에 나와?",
+            "제37조 내용",
+            "what does article 10 say",
+            "Which article protects privacy?",
+        ] {
+            assert!(asks_article(q), "{q}");
+        }
+        for q in ["연구수당 상한", "조건부 서식", "articles of association template", "조사 방법"]
+        {
+            assert!(!asks_article(q), "{q}");
         }
     }
 
