@@ -272,7 +272,23 @@ const REQUEST_ENDINGS: &[&str] = &[
     "모르겠습니다",
     "모르겠어요",
     "모르겠어",
+    "모르겠다",
     "모르겠네요",
+    "요청드립니다",
+    "요청드려요",
+    "요청합니다",
+    "헷갈립니다",
+    "헷갈려요",
+    "헷갈려",
+    "헷갈리네요",
+    "궁금하네요",
+    "궁금한데",
+    "궁금한데요",
+    "궁금하던데",
+    "궁금합니다만",
+    "싶네요",
+    "싶음",
+    "부탁",
     "알려줘",
     "해줘",
     "봐줘",
@@ -463,6 +479,28 @@ fn has_clause_marker(s: &str) -> bool {
     })
 }
 
+/// A two-word inquiry phrase closing `body` ([`classify`]), as "previous word's ending + last word".
+fn inquiry_phrase(body: &str) -> Option<String> {
+    let mut words = body.split_whitespace().rev();
+    let last = words.next()?;
+    let prev: String =
+        words.next()?.chars().filter(|c| crate::text::korean::is_hangul_syllable(*c)).collect();
+    let hit = |ends: &[&str]| ends.iter().find(|e| prev.ends_with(**e)).map(|e| format!("{e} {last}"));
+    match last {
+        // Asking the reader to tell, explain, answer: …주시기 바랍니다, 안내 바랍니다.
+        "바랍니다" | "바래요" | "바랍니다." => {
+            hit(&["주시기", "안내", "답변", "회신", "설명", "확인", "문의"])
+        }
+        // A wish: 알려주셨으면 합니다, 확인했으면 해요.
+        "합니다" | "해요" | "합니다." => hit(&["으면", "셨으면", "했으면", "줬으면", "겠으면"]),
+        // Having a question: 문의가 있습니다, 질문이 있어요.
+        "있습니다" | "있어요" | "있습니다." => {
+            hit(&["문의가", "질문이", "문의", "질문", "궁금한"])
+        }
+        _ => None,
+    }
+}
+
 /// The ending of the first clause inside `text` (not at its end) that closes with a question
 /// mark after a question or request ending (되나요?, 알려줘?), if any.
 fn question_clause_inside(text: &str) -> Option<String> {
@@ -595,6 +633,12 @@ pub fn classify(input: &str) -> FormVerdict {
         || (text.starts_with('「') && text.ends_with('」'));
     if quoted && text.chars().count() > 12 {
         fire("s", "quotation", 3.0, &mut q, &mut s);
+    }
+    // Two-word inquiry phrases whose last word alone reads as a document's (…주시기 바랍니다,
+    // 알려주셨으면 합니다, 문의가 있습니다): guides say 참고하시기 바랍니다 to their reader, so
+    // 바랍니다 alone stays a document ending.
+    if let Some(p) = inquiry_phrase(body) {
+        fire("q", &format!("inquiry_phrase:{p}"), 4.5, &mut q, &mut s);
     }
     // The last clause.
     let last = last_word(body);
@@ -757,6 +801,15 @@ mod tests {
             "인건비 정산 방법 질문드립니다",
             "국교 조항이 있는지 알려주시면 감사하겠습니다.",
             "장비 구매를 어떻게 해야 할지 모르겠습니다.",
+            "연구노트 작성 의무 관련해서 문의가 있습니다",
+            "정산 서류 제출 기한이 언제인지 알려주셨으면 합니다",
+            "장비비 집행 기준을 알려주시기 바랍니다",
+            "연구장비 구매 시 검수 절차 안내 바랍니다",
+            "학생인건비 통합관리 대상인지 확인 요청드립니다",
+            "과제 협약 전에 연구비를 써도 되는 건지 헷갈립니다",
+            "국회 해산 조항이 있는지 알고 싶네요",
+            "제재처분 기준이 궁금하네요",
+            "맞는지 확인 부탁",
         ] {
             assert_eq!(form(q), Form::Question, "{q}: {:?}", classify(q));
         }
@@ -773,6 +826,8 @@ mod tests {
             "참여연구자는 연구노트를 작성할 것",
             "흡연자분들은 발코니가 있는 방이면 발코니에서 흡연이 가능합니다.",
             "성과 평가는 정량 지표 대신 질적 지표를 중심으로 운영할 것을 권고",
+            "자세한 사항은 전문기관의 공고문을 참고하시기 바랍니다.",
+            "연구개발기관은 협약 변경이 필요한 경우 전문기관에 변경을 요청할 수 있습니다.",
         ] {
             assert_eq!(form(s), Form::Sentence, "{s}: {:?}", classify(s));
         }
