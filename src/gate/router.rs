@@ -69,6 +69,37 @@ const QUESTION_WORDS_EN: &[&str] = &[
     "has",
 ];
 
+/// How a person opens an English question in the first person (I want to …, not sure whether …,
+/// looking for a way to …): documents do not speak so. Matched on the input's first words.
+const INTENT_OPENERS_EN: &[&str] = &[
+    "i want",
+    "i need",
+    "i'd like",
+    "i would like",
+    "i'm trying",
+    "i am trying",
+    "trying to",
+    "i'm looking",
+    "i am looking",
+    "looking for",
+    "i can't",
+    "i cannot",
+    "can't figure",
+    "cannot figure",
+    "not sure",
+    "i'm not sure",
+    "need help",
+    "i'm wondering",
+    "i am wondering",
+    "wondering",
+    "i wonder",
+    "i was told",
+    "i heard",
+    "any idea",
+    "any way",
+    "is there a way",
+];
+
 const REQUEST_VERBS_EN: &[&str] = &[
     "explain",
     "tell",
@@ -684,7 +715,15 @@ pub fn classify(input: &str) -> FormVerdict {
             text.trim_end_matches(['.', ' ']).rsplit(['.', '!', '\n']).next().unwrap_or("").to_lowercase();
         let last_first =
             last_sentence.split(|c: char| !c.is_alphanumeric()).find(|w| !w.is_empty()).unwrap_or("");
-        if let Some(first) = words.first() {
+        let opener = {
+            let t = lower.trim_start().replace('’', "'");
+            INTENT_OPENERS_EN.iter().find(|o| {
+                t.strip_prefix(**o).is_some_and(|rest| rest.is_empty() || rest.starts_with([' ', ':', ',']))
+            })
+        };
+        if let Some(o) = opener {
+            fire("q", &format!("intent:{o}"), 3.0, &mut q, &mut s);
+        } else if let Some(first) = words.first() {
             if REQUEST_VERBS_EN.contains(&last_first) && !REQUEST_VERBS_EN.contains(first) {
                 fire("q", &format!("request:{last_first}"), 3.0, &mut q, &mut s);
             } else if QUESTION_WORDS_EN.contains(&last_first) && !QUESTION_WORDS_EN.contains(first) {
@@ -779,6 +818,11 @@ mod tests {
             "협약은 며칠 안에 맺어야 하나요",
             "같은 죄로 두 번 처벌 못 받는다는 조항 몇 조야",
             "Why can't I use a list as a dict key",
+            "looking for a way to copy an object in python.",
+            "I want to convert a string to a number in python.",
+            "Trying to understand why python strings are immutable.",
+            "Not sure whether python has a ternary operator.",
+            "Need help: python fails to start on windows with a missing dll.",
             "explain the GIL",
             "calc 행 높이 조절",
             "연구비 카드 대신 법인카드 써도 돼요",
@@ -827,6 +871,7 @@ mod tests {
             "흡연자분들은 발코니가 있는 방이면 발코니에서 흡연이 가능합니다.",
             "성과 평가는 정량 지표 대신 질적 지표를 중심으로 운영할 것을 권고",
             "자세한 사항은 전문기관의 공고문을 참고하시기 바랍니다.",
+            "The interpreter looks the name up in the local namespace first, then in the globals.",
             "연구개발기관은 협약 변경이 필요한 경우 전문기관에 변경을 요청할 수 있습니다.",
         ] {
             assert_eq!(form(s), Form::Sentence, "{s}: {:?}", classify(s));
