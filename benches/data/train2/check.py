@@ -1,0 +1,454 @@
+#!/usr/bin/env python3
+"""Validate the second training set in this directory against the registry corpus.
+
+Adapted from ../train/check.py (same checks and record format; other id prefixes, counts and
+tallies). Self-contained: the corpus loaders are written out here, so this file reads nothing
+but this directory, the corpus and the sets it compares against.
+
+Checks: JSON parses, record counts, unique ids (vq/vu/ve) across all files, required fields and
+kind/route per file, domain counts, every gold reference exists (manual printed pages,
+constitution articles of the main text, LibreOffice help ids, Python FAQ file + exact heading),
+at most 3 pages per gold entry, Korean questions share at most 13 consecutive characters with
+the manuals' own FAQ questions (rnd_manual_faq_ko.jsonl and the "Qn." lines of the pages), every
+constitution chapter is asked about, each manual is the first gold source of at least 3
+questions, polite requests are marked (flag and ending agree) and counted, inquiry-style
+questions (…문의드립니다, …궁금합니다, …알고 싶습니다, …여쭤봅니다) are counted by their ending, the
+colloquial and long situational questions listed below exist (situational ones have 2–4
+sentences), unrelated prompts carry no gold and include prompts sharing words with the corpus
+and two pasted texts over 1,500 characters. No prompt may be copied or lightly edited from the
+first training set (../train), ../unrelated_prompts.jsonl, ../polite_requests.jsonl or (with
+--devset / --compare) another labelled set.
+
+Usage: python3 check.py [--registry DIR] [--devset DIR] [--compare DIR ...] [--partial]
+  --registry  the corpus (default: shared/data/registry next to the repository)
+  --devset    optional: the development set's directory, to check that nothing was copied from it
+  --compare   optional, repeatable: another set's directory in the same format
+  --partial   check only the files present (while the set is being written); missing files are not errors
+Standard library only. Exit status 0 when every check passes.
+"""
+import argparse
+import json
+import os
+import re
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+EXPECTED = {
+    'questions_ko.jsonl': dict(n=80, kind='question', route='push', prefix='vq',
+                               domains={'rnd_manual': 35, 'constitution': 25, 'libreoffice_help': 20}),
+    'unrelated.jsonl': dict(n=80, kind='unrelated', route='skip', prefix='vu'),
+    'questions_en.jsonl': dict(n=20, kind='question', route='push', prefix='ve',
+                               domains={'python_faq': 20}),
+}
+MANUAL_STEMS = ['manual_body', 'manual_b1', 'manual_b2', 'manual_b3', 'manual_b4', 'manual_case', 'manual_eval']
+MIN_PER_MANUAL = 3          # manual questions per manual (by first gold source)
+MIN_POLITE = 15
+MIN_COLLOQUIAL = 45
+MIN_SITUATIONAL = 15
+MIN_INQUIRY = 15
+MIN_SHARED_WORDS = 30
+MIN_LONG_LOGS = 2
+FAQ_MAX_RUN = 13            # longest run of characters a question may share with a manual FAQ question
+# Questions in everyday wording against the documents' formal wording (judged by the author).
+COLLOQUIAL = set()
+# Long situational prompts: a person describing their situation in 2–4 sentences (judged by the author).
+SITUATIONAL = set()
+# Request endings that make a prompt a polite request (…알려 주세요, …해줘, …부탁드려요, …정리해 줄래?).
+POLITE_END = re.compile(r'(주세요|줘|줘요|줄래|줄래요|부탁드려요|부탁드립니다|주실래요|주시겠어요|주시겠습니까|'
+                        r'부탁해요|부탁합니다)[.!?~]*$')
+# Inquiry endings of a letter to an office.
+INQUIRY_END = re.compile(r'(문의드립니다|문의 드립니다|궁금합니다|알고 싶습니다|알고싶습니다|여쭤봅니다|여쭙니다)[.!?~]*$')
+# Words that tie an unrelated prompt to the corpus vocabulary without making it about the corpus.
+CORPUS_WORDS_KO = ['연구', '계약', '평가', '예산', '과제', '기관', '인건비', '정산', '헌법', '국회', '대통령',
+                   '서식', '표', '셀', '시트', '피벗', '파이썬', 'python', 'list', 'dictionary', '리스트',
+                   '딕셔너리', 'exception', '예외', '엑셀', '스프레드시트', '연봉', '퇴직금', '연말정산', '세액공제']
+CORPUS_WORDS_EN = ['article', 'budget', 'evaluation', 'contract', 'research', 'agency', 'constitution',
+                   'congress', 'president', 'python', 'list', 'dictionary', 'table', 'cell', 'sheet',
+                   'pivot', 'exception', 'spreadsheet', 'basic law']
+TAGS = {'long_log', 'very_short', 'shares_corpus_words'}
+
+errors = []
+
+
+def err(msg):
+    errors.append(msg)
+
+
+def norm(s):
+    """Whitespace-insensitive form for comparisons."""
+    return re.sub(r'\s+', '', s)
+
+
+def read_jsonl(path, name):
+    rows = []
+    with open(path, encoding='utf-8') as f:
+        for i, line in enumerate(f, 1):
+            if not line.strip():
+                continue
+            try:
+                rows.append(json.loads(line))
+            except ValueError as e:
+                err('%s:%d: bad JSON (%s)' % (name, i, e))
+    return rows
+
+
+def load_manuals(reg):
+    """{stem: {printed_page: text}}; a printed page split across sections is one page."""
+    out = {}
+    for stem in MANUAL_STEMS:
+        with open(os.path.join(reg, 'pypi-korean-rnd-regs-mcp-0.61.0', stem + '.json'), encoding='utf-8') as f:
+            d = json.load(f)
+        pages = {}
+        for s in d['sections']:
+            for p in s['pages']:
+                pages[p['printed_page']] = pages.get(p['printed_page'], '') + '\n' + p['text']
+        out[stem] = pages
+    return out
+
+
+def load_constitution(reg):
+    """({article: text}, {article: chapter}) of the main text (the 부칙 is left out)."""
+    with open(os.path.join(reg, 'pypi-konlpy-0.6.0', 'kolaw', 'constitution.txt'), encoding='utf-8') as f:
+        lines = f.read().replace('\r\n', '\n').split('\n')
+    arts, chapter, cur, chap = {}, {}, None, 0
+    for line in lines:
+        if '부칙' in line and not line.strip().startswith('제'):
+            break
+        m = re.match(r'\s*제(\d+)장\s', line)
+        if m:
+            chap = int(m.group(1))
+            continue
+        m = re.match(r'\s*제(\d+)조\s*', line)
+        if m:
+            cur = int(m.group(1))
+            arts[cur], chapter[cur] = line.strip(), chap
+        elif cur is not None:
+            arts[cur] += '\n' + line.strip()
+    return arts, chapter
+
+
+def load_lo(reg):
+    ids = set()
+    with open(os.path.join(reg, 'deb-libreoffice-help-ko', 'docs.jsonl'), encoding='utf-8') as f:
+        for line in f:
+            if line.strip():
+                ids.add(json.loads(line)['id'])
+    return ids
+
+
+def rst_headings(text):
+    """Heading lines of an .rst file (a line followed by an underline of = - ~ * ^ or #)."""
+    lines = text.split('\n')
+    out = set()
+    for a, b in zip(lines, lines[1:]):
+        if a.strip() and b.strip() and re.fullmatch(r'([=\-~*^#"])\1+', b.strip()) and len(b.strip()) >= len(a.strip()) - 2:
+            out.add(a.strip())
+    return out
+
+
+def load_pyfaq(reg):
+    d = os.path.join(reg, 'deb-python3.11-doc', 'faq-rst')
+    out = {}
+    for fn in os.listdir(d):
+        if fn.endswith('.rst.txt'):
+            with open(os.path.join(d, fn), encoding='utf-8') as f:
+                out[fn[:-len('.rst.txt')]] = rst_headings(f.read())
+    return out
+
+
+def load_faq_questions(reg, manuals):
+    """The manuals' FAQ questions: rnd_manual_faq_ko.jsonl plus every "Qn." line (and its next line) of the pages."""
+    qs = []
+    with open(os.path.join(reg, 'pypi-korean-rnd-regs-mcp-0.61.0', 'rnd_manual_faq_ko.jsonl'), encoding='utf-8') as f:
+        for line in f:
+            if line.strip():
+                qs.append(norm(json.loads(line)['question']))
+    for pages in manuals.values():
+        for text in pages.values():
+            lines = text.split('\n')
+            for i, line in enumerate(lines):
+                if re.match(r'\s*Q\s*\d+\s*[.)]', line):
+                    nxt = lines[i + 1] if i + 1 < len(lines) and not re.match(r'\s*A\s*[\d.)]', lines[i + 1]) else ''
+                    qs.append(norm(line + nxt))
+    return qs
+
+
+def longest_shared_run(p, hay):
+    """Length of the longest substring of p that occurs in hay."""
+    best = 0
+    for i in range(len(p)):
+        k = best + 1
+        while i + k <= len(p) and p[i:i + k] in hay:
+            best = k
+            k += 1
+    return best
+
+
+def check_gold(rid, gold, manuals, arts, lo_ids, pyfaq):
+    if not isinstance(gold, list) or not gold:
+        err('%s: gold missing or empty' % rid)
+        return
+    for g in gold:
+        src = g.get('source') if isinstance(g, dict) else None
+        if src in manuals:
+            pages = g.get('pages')
+            if not isinstance(pages, list) or not pages or len(pages) > 3:
+                err('%s: %s needs 1..3 pages' % (rid, src))
+                continue
+            for p in pages:
+                if p not in manuals[src]:
+                    err('%s: %s has no printed page %r' % (rid, src, p))
+        elif src == 'constitution':
+            a = g.get('articles')
+            if not isinstance(a, list) or not a:
+                err('%s: constitution gold without articles' % rid)
+                continue
+            for n in a:
+                if n not in arts:
+                    err('%s: constitution has no main-text article %r' % (rid, n))
+        elif src in pyfaq:
+            if g.get('section') not in pyfaq[src]:
+                err('%s: %s has no heading %r' % (rid, src, g.get('section')))
+        elif src in lo_ids:
+            pass
+        else:
+            err('%s: unknown gold source %r' % (rid, src))
+
+
+def sentence_count(p):
+    """Sentences in a prompt: pieces ending in . ? ! or a line break."""
+    return len([s for s in re.split(r'(?<=[.?!])\s+|\n+', p.strip()) if s.strip()])
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--registry', default=None)
+    ap.add_argument('--devset', default=None)
+    ap.add_argument('--compare', action='append', default=[])
+    ap.add_argument('--partial', action='store_true')
+    ap.add_argument('--dir', default=HERE)
+    args = ap.parse_args()
+    if args.registry is None:
+        root = os.path.join(HERE, '..', '..', '..')
+        for cand in (os.path.join(root, '..', 'shared', 'data', 'registry'),
+                     os.path.join(root, '..', '..', 'shared', 'data', 'registry')):
+            if os.path.isdir(cand):
+                args.registry = cand
+                break
+        else:
+            sys.exit('registry not found next to the repository; pass --registry DIR')
+    if not os.path.isdir(os.path.join(args.registry, 'pypi-korean-rnd-regs-mcp-0.61.0')):
+        sys.exit('not a registry directory (no pypi-korean-rnd-regs-mcp-0.61.0/ inside): %s' % args.registry)
+
+    manuals = load_manuals(args.registry)
+    arts, chapter = load_constitution(args.registry)
+    lo_ids = load_lo(args.registry)
+    pyfaq = load_pyfaq(args.registry)
+    faq_hay = '\x00'.join(load_faq_questions(args.registry, manuals))
+    if len(arts) != 130:
+        err('constitution parser found %d main-text articles, expected 130' % len(arts))
+
+    # ---- files, ids, kinds, domains
+    all_ids, data = set(), {}
+    for name, exp in EXPECTED.items():
+        path = os.path.join(args.dir, name)
+        if not os.path.exists(path):
+            if not args.partial:
+                err('%s: missing' % name)
+            data[name] = []
+            continue
+        rows = read_jsonl(path, name)
+        data[name] = rows
+        if len(rows) != exp['n']:
+            err('%s: %d records, expected %d' % (name, len(rows), exp['n']))
+        for r in rows:
+            rid = r.get('id')
+            if not isinstance(rid, str) or not re.fullmatch(exp['prefix'] + r'\d{3}', rid):
+                err('%s: bad id %r' % (name, rid))
+            if rid in all_ids:
+                err('duplicate id %s' % rid)
+            all_ids.add(rid)
+            if r.get('kind') != exp['kind'] or r.get('route') != exp['route']:
+                err('%s: kind/route %r/%r' % (rid, r.get('kind'), r.get('route')))
+            if not isinstance(r.get('prompt'), str) or not r['prompt'].strip():
+                err('%s: empty prompt' % rid)
+                r['prompt'] = ''
+            if 'polite' in r and (name != 'questions_ko.jsonl' or r['polite'] is not True):
+                err('%s: "polite" belongs only on Korean questions, as true' % rid)
+        if 'domains' in exp:
+            got = {}
+            for r in rows:
+                got[r.get('domain')] = got.get(r.get('domain'), 0) + 1
+            if got != exp['domains']:
+                err('%s: domain counts %r, expected %r' % (name, got, exp['domains']))
+    prompts = {}
+    for rows in data.values():
+        for r in rows:
+            p = norm(r.get('prompt', ''))
+            if p in prompts:
+                err('%s: same prompt as %s' % (r.get('id'), prompts[p]))
+            prompts[p] = r.get('id')
+
+    # ---- questions (Korean and English)
+    for name in ('questions_ko.jsonl', 'questions_en.jsonl'):
+        for r in data[name]:
+            check_gold(r['id'], r.get('gold'), manuals, arts, lo_ids, pyfaq)
+            if not r.get('answer_hint'):
+                err('%s: missing answer_hint' % r['id'])
+            dom = r.get('domain')
+            srcs = {g.get('source') for g in r.get('gold') or [] if isinstance(g, dict)}
+            if dom == 'rnd_manual' and not srcs <= set(MANUAL_STEMS):
+                err('%s: manual question with non-manual gold' % r['id'])
+            if dom == 'constitution' and srcs != {'constitution'}:
+                err('%s: constitution question with other gold' % r['id'])
+            if dom == 'libreoffice_help' and not all(s in lo_ids for s in srcs):
+                err('%s: LibreOffice question with non-help gold' % r['id'])
+            if dom == 'python_faq' and not all(s in pyfaq for s in srcs):
+                err('%s: Python FAQ question with other gold' % r['id'])
+    qko = data['questions_ko.jsonl']
+    by_id = {r['id']: r for r in qko}
+
+    def full(name):
+        """Whether the file's aggregate checks apply (always, unless --partial and the file is absent)."""
+        return bool(data[name]) or not args.partial
+
+    per_manual = {}
+    for r in qko:
+        if r.get('domain') == 'rnd_manual' and r.get('gold'):
+            s = r['gold'][0]['source']
+            per_manual[s] = per_manual.get(s, 0) + 1
+    for s in MANUAL_STEMS:
+        if full('questions_ko.jsonl') and per_manual.get(s, 0) < MIN_PER_MANUAL:
+            err('only %d manual questions whose first gold is %s (want >= %d)' % (per_manual.get(s, 0), s, MIN_PER_MANUAL))
+
+    chapters = sorted({chapter[a] for r in qko if r.get('domain') == 'constitution'
+                       for g in r.get('gold') or [] for a in g.get('articles', []) if a in chapter})
+    if full('questions_ko.jsonl') and chapters != list(range(1, 11)):
+        err('constitution questions cover chapters %r, expected 1..10' % chapters)
+
+    polite = [r['id'] for r in qko if r.get('polite')]
+    for r in qko:
+        ends = bool(POLITE_END.search(r['prompt'].rstrip()))
+        if ends != bool(r.get('polite')):
+            err('%s: polite=%r but the prompt %s a request ending' % (r['id'], bool(r.get('polite')),
+                                                                       'has' if ends else 'lacks'))
+    if full('questions_ko.jsonl') and len(polite) < MIN_POLITE:
+        err('%d polite requests, expected at least %d' % (len(polite), MIN_POLITE))
+    inquiry = [r['id'] for r in qko if INQUIRY_END.search(r['prompt'].rstrip())]
+    if full('questions_ko.jsonl') and len(inquiry) < MIN_INQUIRY:
+        err('%d inquiry-style questions, expected at least %d' % (len(inquiry), MIN_INQUIRY))
+    for label, ids, least in (('colloquial', COLLOQUIAL, MIN_COLLOQUIAL), ('situational', SITUATIONAL, MIN_SITUATIONAL)):
+        missing = sorted(ids - set(by_id))
+        if missing and full('questions_ko.jsonl'):
+            err('%s ids not in questions_ko.jsonl: %s' % (label, missing))
+        if full('questions_ko.jsonl') and len(ids) < least:
+            err('%d %s questions, expected at least %d' % (len(ids), label, least))
+    for rid in sorted(SITUATIONAL & set(by_id)):
+        n = sentence_count(by_id[rid]['prompt'])
+        if not 2 <= n <= 4:
+            err('%s: situational prompt with %d sentences (want 2..4)' % (rid, n))
+
+    worst = []
+    for r in qko:
+        run = longest_shared_run(norm(r['prompt']), faq_hay)
+        worst.append((run, r['id']))
+        if run > FAQ_MAX_RUN:
+            err('%s: shares %d consecutive characters with a manual FAQ question' % (r['id'], run))
+    worst.sort(reverse=True)
+
+    # ---- unrelated
+    lang, long_logs, shared = {}, 0, 0
+    for r in data['unrelated.jsonl']:
+        if 'gold' in r or 'domain' in r:
+            err('%s: unrelated prompt has gold/domain' % r['id'])
+        if r.get('lang') not in ('ko', 'en'):
+            err('%s: lang %r' % (r['id'], r.get('lang')))
+        lang[r.get('lang')] = lang.get(r.get('lang'), 0) + 1
+        tags = r.get('tags')
+        if not isinstance(tags, list) or not set(tags) <= TAGS:
+            err('%s: bad tags %r' % (r['id'], tags))
+            continue
+        long_ = len(r['prompt']) > 1500
+        long_logs += long_
+        if long_ != ('long_log' in tags):
+            err('%s: long_log tag does not match its length (%d)' % (r['id'], len(r['prompt'])))
+        if 'very_short' in tags and len(r['prompt']) > 20:
+            err('%s: very_short prompt of %d characters' % (r['id'], len(r['prompt'])))
+        words = CORPUS_WORDS_KO if r.get('lang') == 'ko' else CORPUS_WORDS_EN
+        hit = [w for w in words if w in r['prompt'].lower()]
+        if 'shares_corpus_words' in tags:
+            shared += 1
+            if not hit:
+                err('%s: tagged shares_corpus_words but has none of %r' % (r['id'], words))
+    if full('unrelated.jsonl') and set(lang) != {'ko', 'en'}:
+        err('unrelated languages %r, expected both ko and en' % lang)
+    if full('unrelated.jsonl') and long_logs < MIN_LONG_LOGS:
+        err('only %d unrelated prompts over 1,500 characters' % long_logs)
+    if full('unrelated.jsonl') and shared < MIN_SHARED_WORDS:
+        err('only %d unrelated prompts share words with the corpus' % shared)
+
+    # ---- not copied from the first training set, the bench prompts or (if given) other sets
+    refs = {}
+    for path in (os.path.join(args.dir, '..', 'unrelated_prompts.jsonl'),
+                 os.path.join(args.dir, '..', 'polite_requests.jsonl')):
+        if os.path.exists(path):
+            refs[os.path.basename(path)] = path
+    set_names = ['questions_ko.jsonl', 'sentences_ko.jsonl', 'unrelated.jsonl', 'questions_en.jsonl',
+                 'overlap_heldout.jsonl']
+    dirs = [('train', os.path.join(args.dir, '..', 'train'), False)]
+    if args.devset:
+        dirs.append(('devset', args.devset, True))
+    dirs += [(os.path.basename(os.path.normpath(d)), d, True) for d in args.compare]
+    for label, d, required in dirs:
+        found = False
+        for name in set_names:
+            path = os.path.join(d, name)
+            if os.path.exists(path):
+                refs['%s/%s' % (label, name)] = path
+                found = True
+        if required and not found:
+            err('no labelled-set files found in %s' % d)
+    other = []
+    for path in refs.values():
+        with open(path, encoding='utf-8') as f:
+            other += [norm(json.loads(line)['prompt']) for line in f if line.strip()]
+    other_hay = '\x00'.join(other)
+    runs = {}
+    for rows in data.values():
+        for r in rows:
+            p = norm(r['prompt'])
+            run = longest_shared_run(p, other_hay)
+            runs.setdefault(r['kind'], []).append((run, r['id']))
+            # a copy, or a light edit: most of a prompt reappearing in one reference prompt
+            if p in other or (run >= 8 and run >= 0.6 * len(p)):
+                err('%s: prompt copied or lightly edited from a reference set (%d shared chars)' % (r['id'], run))
+    ref_note = '%s; longest run shared, by kind (chars): %s' % (
+        ', '.join(sorted(refs)) or 'none found',
+        '; '.join('%s %s' % (k, ', '.join('%s=%d' % (i, b) for b, i in sorted(v, reverse=True)[:4]))
+                  for k, v in sorted(runs.items())))
+
+    # ---- report
+    print('records:', {k: len(v) for k, v in data.items()}, 'total', sum(len(v) for v in data.values()))
+    print('manual questions by first gold source:', dict(sorted(per_manual.items())))
+    print('constitution chapters asked about:', chapters)
+    ends_q = sum(1 for r in qko if r['prompt'].rstrip().endswith('?'))
+    print('questions_ko: ending in "?": %d, polite requests: %d, inquiry style: %d, colloquial: %d, '
+          'situational: %d, longest %d chars' %
+          (ends_q, len(polite), len(inquiry), len(COLLOQUIAL & set(by_id)), len(SITUATIONAL & set(by_id)),
+           max([len(r['prompt']) for r in qko] or [0])))
+    print('unrelated: languages %r, over 1,500 chars: %d, sharing corpus words: %d' %
+          (dict(sorted(lang.items())), long_logs, shared))
+    print('largest run shared with manual FAQ wording (chars, limit %d): %s' %
+          (FAQ_MAX_RUN, ', '.join('%s=%d' % (i, b) for b, i in worst[:5])))
+    print('compared with', ref_note)
+    if errors:
+        print('\nFAILED: %d problem(s)' % len(errors))
+        for e in errors:
+            print('  -', e)
+        sys.exit(1)
+    print('\nOK: all checks passed' + (' (--partial: only the files present)' if args.partial else ''))
+
+
+if __name__ == '__main__':
+    main()
