@@ -51,9 +51,19 @@ MIN_SHARED_WORDS = 30
 MIN_LONG_LOGS = 2
 FAQ_MAX_RUN = 13            # longest run of characters a question may share with a manual FAQ question
 # Questions in everyday wording against the documents' formal wording (judged by the author).
-COLLOQUIAL = set()
+COLLOQUIAL = {
+    'vq001', 'vq002', 'vq004', 'vq006', 'vq007', 'vq008', 'vq009', 'vq010', 'vq011', 'vq012', 'vq014',
+    'vq015', 'vq018', 'vq019', 'vq020', 'vq021', 'vq022', 'vq023', 'vq024', 'vq025', 'vq027', 'vq028',
+    'vq029', 'vq032', 'vq033', 'vq034', 'vq036', 'vq037', 'vq038', 'vq040', 'vq042', 'vq043', 'vq045',
+    'vq047', 'vq048', 'vq049', 'vq050', 'vq051', 'vq052', 'vq053', 'vq056', 'vq058', 'vq059', 'vq061',
+    'vq062', 'vq063', 'vq064', 'vq065', 'vq066', 'vq067', 'vq068', 'vq069', 'vq070', 'vq071', 'vq072',
+    'vq073', 'vq074', 'vq075', 'vq079',
+}
 # Long situational prompts: a person describing their situation in 2–4 sentences (judged by the author).
-SITUATIONAL = set()
+SITUATIONAL = {
+    'vq003', 'vq005', 'vq011', 'vq013', 'vq017', 'vq024', 'vq026', 'vq031', 'vq037', 'vq040', 'vq050',
+    'vq055', 'vq073', 'vq075', 'vq076', 'vq078',
+}
 # Request endings that make a prompt a polite request (…알려 주세요, …해줘, …부탁드려요, …정리해 줄래?).
 POLITE_END = re.compile(r'(주세요|줘|줘요|줄래|줄래요|부탁드려요|부탁드립니다|주실래요|주시겠어요|주시겠습니까|'
                         r'부탁해요|부탁합니다)[.!?~]*$')
