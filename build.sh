@@ -360,7 +360,7 @@ cmd_bench() {
 # Re-run after re-fitting the gate. The training labels are the devset in ../shared/data (or
 # $GG_DATA).
 cmd_charts() {
-  local D="${GG_DATA:-../shared/data}/devset" H=benches/data/heldout T=benches/data/train out=docs/charts
+  local D="${GG_DATA:-../shared/data}/devset" H=benches/data/heldout T=benches/data/train T2=benches/data/train2 out=docs/charts
   [ -d "$D" ] || die "the charts are fitted on the devset in ../shared/data (development data; GG_DATA=DIR names another place), which is not here"
   cli
   indexes
@@ -373,6 +373,7 @@ cmd_charts() {
     --labels $D/questions_ko.jsonl $D/questions_en.jsonl $D/sentences_ko.jsonl $D/unrelated.jsonl \
              benches/data/polite_requests.jsonl benches/data/unrelated_prompts.jsonl \
              $T/questions_ko.jsonl $T/questions_en.jsonl $T/sentences_ko.jsonl $T/unrelated.jsonl \
+             $T2/questions_ko.jsonl $T2/questions_en.jsonl $T2/unrelated.jsonl \
     --test $H/questions_ko.jsonl $H/questions_en.jsonl $H/sentences_ko.jsonl $H/unrelated.jsonl \
     --svg "$out/tradeoff.svg" --fit-phrasing target/charts/phrasing.tsv > target/charts/calibrate.md
   # The phrasing table is fitted out of fold for the figures; the one fitted on all these labels
@@ -381,12 +382,13 @@ cmd_charts() {
     || echo "note: data/gate/phrasing.tsv differs from the table these labels give (target/charts/phrasing.tsv)"
   say "curve --svg $out/curve.svg (the budget curve, training questions)"
   "$BIN" curve --index "${idx[@]}" --labels $D/questions_ko.jsonl $D/questions_en.jsonl \
-    $T/questions_ko.jsonl $T/questions_en.jsonl \
+    $T/questions_ko.jsonl $T/questions_en.jsonl $T2/questions_ko.jsonl $T2/questions_en.jsonl \
     --svg "$out/curve.svg" > target/charts/curve.md
   say "audit --svg $out/audit.svg (pass rates per instance, training prompts)"
   "$BIN" audit --index "${idx[@]}" \
     --labels $D/questions_ko.jsonl $D/questions_en.jsonl $D/sentences_ko.jsonl benches/data/polite_requests.jsonl \
              $T/questions_ko.jsonl $T/questions_en.jsonl $T/sentences_ko.jsonl \
+             $T2/questions_ko.jsonl $T2/questions_en.jsonl \
     --svg "$out/audit.svg" > target/charts/audit.md
   say "stats --svg $out/funnel.svg (the funnel of ask over the held-out test set)"
   cat $H/questions_ko.jsonl $H/questions_en.jsonl $H/sentences_ko.jsonl $H/unrelated.jsonl |

@@ -61,28 +61,28 @@ impl GateModel {
 
 impl Default for GateModel {
     /// The model fitted on the project's labelled prompts (the devset, benches/data and
-    /// benches/data/train: 593 prompts) over the four default instances with `groundgate
+    /// benches/data/train and benches/data/train2: 773 prompts) over the four default instances with `groundgate
     /// calibrate`'s default operating points; the command and its k-fold and held-out figures are
     /// in docs/gate-bench.md.
     fn default() -> Self {
         GateModel {
             relevance: Logistic {
                 weights: [
-                    3.238681, -1.476446, 1.09714, 0.909701, 1.271078, 2.511905, -1.926846, 2.729208,
-                    -0.025532, -2.249366, -0.081638, 0.775023, 1.326267, 3.011255, -2.300376, 1.154418,
-                    -2.502448, 0.659266, 2.876079,
+                    3.216615, -0.864974, 1.57541, 1.033002, 1.779615, 2.349861, -1.568968, 2.820112,
+                    0.232362, -2.294032, 0.389933, 0.581711, 0.585245, 2.719741, -2.816446, 0.750318,
+                    -2.973707, 0.671732, 2.904007,
                 ],
-                bias: -8.884819,
-                threshold: 0.1519,
+                bias: -9.763538,
+                threshold: 0.2079,
             },
             sufficiency: Logistic {
                 weights: [
-                    2.514699, -0.785764, 0.310871, 0.247959, 4.445834, 1.502495, 0.576374, -0.193053,
-                    0.774833, 0.269141, 2.302975, -0.392146, 0.602095, 0.547638, -0.257812, -0.389921, 0.0,
-                    -0.118684, 2.415628,
+                    2.226342, 0.164227, 0.189348, 0.16313, 3.713562, 1.368674, 1.249873, -0.342733, 0.57023,
+                    0.245885, 1.126561, -0.073653, -0.059492, 2.11724, -0.877289, -0.742761, 0.0, -0.100065,
+                    0.402753,
                 ],
-                bias: -4.953387,
-                threshold: 0.4842,
+                bias: -3.811859,
+                threshold: 0.4763,
             },
         }
     }
