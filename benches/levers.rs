@@ -81,25 +81,6 @@ fn main() {
     if std::env::var_os("GG_PRF").is_some_and(|v| v == "off") {
         ranking.feedback = None;
     }
-    // GG_WORDS=α[,carry][,from=N] (or "off"): each term of a query word giving n terms weighs n^−α;
-    // with carry the word's rarest term keeps 1, with from=N words of up to N terms keep 1 (`search::WordWeight`; tuning).
-    if let Some(v) = std::env::var_os("GG_WORDS") {
-        let v = v.to_string_lossy();
-        ranking.words = if v == "off" {
-            None
-        } else {
-            let mut p = v.split(',');
-            let alpha = p.next().and_then(|a| a.parse().ok()).expect("GG_WORDS: α[,carry][,from=N]");
-            let mut w = groundgate::search::WordWeight { alpha, carry: false, from: 0 };
-            for o in p {
-                match o.strip_prefix("from=") {
-                    Some(n) => w.from = n.parse().expect("GG_WORDS from=N"),
-                    None => w.carry = o == "carry",
-                }
-            }
-            Some(w)
-        };
-    }
     let mut opts = Options { ranking, ..Options::DEFAULT };
     // GG_ABOUT=λ: weight of the instance's share of the query in the merge (tuning on the devset).
     if let Some(v) = std::env::var_os("GG_ABOUT") {

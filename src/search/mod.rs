@@ -209,39 +209,6 @@ pub struct Ranking {
     /// A second pass with terms of the first pass's best chunks when the first pass is weak
     /// ([`Feedback`]); `None`: one pass.
     pub feedback: Option<Feedback>,
-    /// A query word's terms weigh less the more terms the word gives ([`WordWeight`]); `None`:
-    /// every term of every word weighs 1.
-    #[serde(default)]
-    pub words: Option<WordWeight>,
-}
-
-/// How much a query word weighs as a whole: a Hangul word of n syllables gives n − 1 bigram terms,
-/// each scored in full, so a long compound (스프레드시트: 5 terms) outweighs the short words that
-/// carry the question (틀 고정: 2). Each term of a word that gives n distinct terms weighs
-/// n^−`alpha`, so the word weighs n^(1 − `alpha`) in all: 1 = every word weighs as one term, 0 =
-/// plain BM25. A term two words share takes the larger weight; a join bigram (spanning two words)
-/// is left to [`Ranking::join_weight`]. With `carry`, the word's rarest term (highest idf; ties by
-/// term) keeps 1 and only the others weigh n^−`alpha`. `libm`'s power (pure Rust): the same f32
-/// natively and in wasm.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub struct WordWeight {
-    /// Exponent of the discount (0–1).
-    pub alpha: f32,
-    /// The word's rarest term keeps its full weight.
-    #[serde(default)]
-    pub carry: bool,
-    /// Words giving up to this many terms keep 1; above, each term weighs (n ÷ `from`)^−`alpha`
-    /// (0 or 1: every word with more than one term is discounted).
-    #[serde(default)]
-    pub from: u32,
-}
-
-impl WordWeight {
-    /// The weight of each term of a word that gives `n` distinct terms (1 for n ≤ 1).
-    pub fn weight(&self, n: usize) -> f32 {
-        let from = self.from.max(1) as usize;
-        if n <= from { 1.0 } else { libm::powf(n as f32 / from as f32, -self.alpha) }
-    }
 }
 
 /// Pseudo-relevance feedback, only when the first pass is weak: when the best chunk's score is
@@ -312,17 +279,10 @@ impl Ranking {
         fillers: true,
         background: Some(Background::DEFAULT),
         feedback: Some(Feedback::DEFAULT),
-        words: None,
     };
     /// Plain BM25: [`top_k`].
-    pub const BM25: Ranking = Ranking {
-        join_weight: 1.0,
-        collapse: false,
-        fillers: false,
-        background: None,
-        feedback: None,
-        words: None,
-    };
+    pub const BM25: Ranking =
+        Ranking { join_weight: 1.0, collapse: false, fillers: false, background: None, feedback: None };
 }
 
 /// Candidates read to fill the top k with distinct locations.
@@ -347,37 +307,6 @@ pub fn weighted_terms<D: AsRef<[u8]> + Clone>(
         p.sort_unstable();
         p
     });
-    // Per term of the words (no join bigrams): its word weight, the largest over the words giving it.
-    let word_weight: Option<Vec<(String, f32)>> = r.words.map(|ww| {
-        let tokens = analyzer(crate::text::AnalyzerSettings { join_words: false, ..settings }).analyze(query);
-        let mut by_word: Vec<(u32, &str)> = tokens.iter().map(|t| (t.word, t.term.as_str())).collect();
-        by_word.sort_unstable();
-        by_word.dedup();
-        let mut out: Vec<(String, f32)> = Vec::with_capacity(by_word.len());
-        for group in by_word.chunk_by(|a, b| a.0 == b.0) {
-            let w = ww.weight(group.len());
-            // The carrying term: highest idf, the first in term order among equals (a term the
-            // index lacks counts as idf 0; a lookup error is left to the scoring pass).
-            let carrier = ww.carry.then(|| {
-                let idf = |t: &str| index.term(t).ok().flatten().map_or(0.0, |i| i.idf);
-                let mut best: Option<(f32, &str)> = None;
-                for &(_, t) in group {
-                    let x = idf(t);
-                    if best.is_none_or(|(b, _)| x > b) {
-                        best = Some((x, t));
-                    }
-                }
-                best.map(|b| b.1)
-            });
-            out.extend(
-                group.iter().map(|&(_, t)| (t.to_string(), if carrier == Some(Some(t)) { 1.0 } else { w })),
-            );
-        }
-        // Sorted by term, largest weight first: the first of each term is its weight.
-        out.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.total_cmp(&a.1)));
-        out.dedup_by(|b, a| a.0 == b.0);
-        out
-    });
     terms
         .into_iter()
         .map(|t| {
@@ -385,11 +314,6 @@ pub fn weighted_terms<D: AsRef<[u8]> + Clone>(
                 Some(p) if p.binary_search(&t).is_err() => r.join_weight,
                 _ => 1.0,
             };
-            if let Some(ww) = &word_weight
-                && let Ok(i) = ww.binary_search_by(|(u, _)| u.as_str().cmp(t.as_str()))
-            {
-                w *= ww[i].1;
-            }
             if let Some(bg) = r.background {
                 // A lookup error is left to the scoring pass, which reports it.
                 if let Some(i) = index.term(&t).ok().flatten()
@@ -668,65 +592,6 @@ mod tests {
         assert!(of("우리") < 1.0 && of("회의") == 1.0, "{w:?}");
         // Plain BM25 weighs every term 1.
         assert!(weighted_terms(&idx, "우리 회의", Ranking::BM25).iter().all(|(_, x)| *x == 1.0));
-    }
-
-    #[test]
-    fn a_long_query_word_weighs_less_per_term() {
-        let ww = WordWeight { alpha: 0.5, carry: false, from: 0 };
-        assert_eq!(ww.weight(0), 1.0);
-        assert_eq!(ww.weight(1), 1.0);
-        assert_eq!(ww.weight(4), 0.5);
-        assert_eq!(WordWeight { alpha: 1.0, ..ww }.weight(5), 0.2);
-        assert_eq!(WordWeight { alpha: 0.0, ..ww }.weight(5), 1.0);
-        let from3 = WordWeight { alpha: 1.0, from: 3, ..ww };
-        assert_eq!((from3.weight(3), from3.weight(6)), (1.0, 0.5));
-        let mut b = IndexBuilder::new("t", AnalyzerSettings::default());
-        let s = b.add_source(Source { id: "s".into(), ..Default::default() }).unwrap();
-        let texts = [
-            "스프레드시트 삽입 스프레드시트 문서", // 0: the long word, twice
-            "틀 고정 방법",                        // 1: the short words
-            "셀 서식",                             // 2
-            "표 편집",                             // 3
-        ];
-        for t in texts {
-            b.add_chunk(Chunk { source: s, text: t.into(), ..Default::default() }).unwrap();
-        }
-        let bytes = b.build().unwrap();
-        let idx = Index::open(&bytes[..]).unwrap();
-        let q = "스프레드시트 틀 고정";
-        let base = Ranking { feedback: None, background: None, collapse: false, ..Ranking::DEFAULT };
-        let on = Ranking { words: Some(ww), ..base };
-        let w = weighted_terms(&idx, q, on);
-        let of = |t: &str| w.iter().find(|(u, _)| u == t).map(|x| x.1).unwrap();
-        // 스프레드시트 gives 5 bigrams, each 5^-0.5; 틀 (one syllable: its own term) and 고정 keep 1;
-        // the join bigrams (트틀, 틀고) keep join_weight.
-        let five = libm::powf(5.0, -0.5);
-        for t in ["스프", "프레", "레드", "드시", "시트"] {
-            assert_eq!(of(t), five, "{w:?}");
-        }
-        assert_eq!((of("틀"), of("고정")), (1.0, 1.0));
-        assert_eq!((of("트틀"), of("틀고")), (base.join_weight, base.join_weight));
-        // Same terms either way; off, every word term weighs 1.
-        let off = weighted_terms(&idx, q, base);
-        assert_eq!(off.iter().map(|x| &x.0).collect::<Vec<_>>(), w.iter().map(|x| &x.0).collect::<Vec<_>>());
-        assert_eq!(off.iter().find(|(u, _)| u == "스프").unwrap().1, 1.0);
-        // Off: the long word's chunk wins; on: the chunk with the short words does.
-        assert_eq!(rank(&idx, &off, 1, base).unwrap()[0].chunk, 0);
-        assert_eq!(rank(&idx, &w, 1, on).unwrap()[0].chunk, 1);
-        // A term two words share takes the larger weight: 고정 alone (1) and in 고정값 (2 terms).
-        let shared = weighted_terms(&idx, "고정값 고정", on);
-        assert_eq!(shared.iter().find(|(u, _)| u == "고정").unwrap().1, 1.0, "{shared:?}");
-        assert_eq!(shared.iter().find(|(u, _)| u == "정값").unwrap().1, libm::powf(2.0, -0.5));
-        // Carry: the word's rarest term keeps 1. 스프레드시트's bigrams are equally rare here
-        // (each in chunk 0 only): the first in term order (드시) carries it.
-        let carry =
-            weighted_terms(&idx, q, Ranking { words: Some(WordWeight { carry: true, ..ww }), ..base });
-        let ofc = |t: &str| carry.iter().find(|(u, _)| u == t).map(|x| x.1).unwrap();
-        assert_eq!(ofc("드시"), 1.0, "{carry:?}");
-        for t in ["스프", "프레", "레드", "시트"] {
-            assert_eq!(ofc(t), five, "{carry:?}");
-        }
-        assert_eq!((ofc("틀"), ofc("고정")), (1.0, 1.0));
     }
 
     #[test]
