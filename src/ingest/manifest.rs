@@ -13,6 +13,8 @@
 //! b = 0.75
 //! [chunking]
 //! max_chars = 450
+//! [aliases]                             # readers' words for the documents' names, indexed with
+//! Calc = ["캘크"]                        # every chunk that has the name (see `ingest::aliases`)
 //! [context]                             # indexed with every chunk, not stored (see [`Context`])
 //! title = false                         # the source title (default false)
 //! keywords = true                       # the document's keyword metadata (default true)
@@ -80,6 +82,10 @@ pub struct Manifest {
     pub chunking: Option<Chunking>,
     /// What else is indexed with every chunk (default: the document's keywords, not its title).
     pub context: Option<Context>,
+    /// Readers' words for names the documents write otherwise (name → aliases), indexed with every
+    /// chunk that contains the name ([`crate::ingest::aliases`]).
+    #[serde(default)]
+    pub aliases: std::collections::BTreeMap<String, Vec<String>>,
     /// Inputs.
     #[serde(rename = "input", default)]
     pub inputs: Vec<Input>,
@@ -441,6 +447,7 @@ pub fn build_from_documents(m: &Manifest, docs: &[Document]) -> Result<(Vec<u8>,
         max_chars: m.chunking.map_or(ChunkOptions::default().max_chars, |c| c.max_chars.max(50)),
     };
     let context = m.context.unwrap_or_default();
+    let aliases = crate::ingest::aliases::Aliases::new(&m.aliases);
     let mut stats = BuildStats { documents: docs.len(), ..Default::default() };
     for d in docs {
         let sid = b.add_source(d.source.clone())?;
@@ -449,7 +456,15 @@ pub fn build_from_documents(m: &Manifest, docs: &[Document]) -> Result<(Vec<u8>,
         for c in chunks {
             stats.text_bytes += c.text.len();
             let heading = c.location.heading.clone();
-            let extra = context.text(d, &c);
+            let mut extra = context.text(d, &c);
+            let named =
+                aliases.context(&[&c.text, heading.as_deref().unwrap_or(""), &d.source.title, &extra]);
+            if !named.is_empty() {
+                if !extra.is_empty() {
+                    extra.push('\n');
+                }
+                extra.push_str(&named);
+            }
             let id = b.add_chunk_with_context(c, extra)?;
             if d.source.kind == "glossary" && heading != seen_heading {
                 if let Some(h) = &heading {

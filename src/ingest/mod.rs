@@ -13,6 +13,7 @@
 //! chapters its pages sit under), [`statute`] (Korean statute text with 제N조
 //! articles), [`manual`] (the R&D manual JSON layout), [`glossary`] (term → definition).
 
+pub mod aliases;
 pub mod chunk;
 pub mod contents;
 pub mod files;

@@ -1,0 +1,100 @@
+//! Aliases: the words readers use for a name the documents write otherwise — 캘크 for Calc,
+//! 리브레오피스 for LibreOffice — from the manifest's `[aliases]` table. A chunk that contains a
+//! name is indexed with its aliases as context (indexed only, the stored text is unchanged), so a
+//! question in the reader's words finds the pages that use the documents' word.
+//!
+//! A name matches case-insensitively; a name of ASCII letters and digits only as a whole word (Calc
+//! in "LibreOffice Calc", not in "Calculate"), any other name as a substring.
+
+use std::collections::BTreeMap;
+
+/// Names and their aliases, in name order (deterministic builds).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Aliases {
+    names: Vec<(String, Vec<String>)>,
+}
+
+impl Aliases {
+    /// From the manifest table (name → aliases); empty names and aliases are dropped.
+    pub fn new(table: &BTreeMap<String, Vec<String>>) -> Self {
+        let names = table
+            .iter()
+            .filter(|(n, _)| !n.trim().is_empty())
+            .map(|(n, a)| {
+                let a: Vec<String> =
+                    a.iter().map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect();
+                (n.trim().to_lowercase(), a)
+            })
+            .filter(|(_, a)| !a.is_empty())
+            .collect();
+        Aliases { names }
+    }
+
+    /// True when there are no aliases.
+    pub fn is_empty(&self) -> bool {
+        self.names.is_empty()
+    }
+
+    /// The aliases of every name found in `texts`, in name order, each once, joined by newlines
+    /// (empty when none).
+    pub fn context(&self, texts: &[&str]) -> String {
+        if self.names.is_empty() {
+            return String::new();
+        }
+        let lower: Vec<String> = texts.iter().map(|t| t.to_lowercase()).collect();
+        let mut out: Vec<&str> = Vec::new();
+        for (name, aliases) in &self.names {
+            if lower.iter().any(|t| contains_name(t, name)) {
+                for a in aliases {
+                    if !out.contains(&a.as_str()) {
+                        out.push(a);
+                    }
+                }
+            }
+        }
+        out.join("\n")
+    }
+}
+
+/// Does lowercased `text` contain lowercased `name` (as a whole word when `name` is ASCII
+/// alphanumeric)?
+fn contains_name(text: &str, name: &str) -> bool {
+    if !name.chars().all(|c| c.is_ascii_alphanumeric()) {
+        return text.contains(name);
+    }
+    let bytes = text.as_bytes();
+    let word = |i: usize| bytes.get(i).is_some_and(|b| b.is_ascii_alphanumeric());
+    text.match_indices(name).any(|(i, m)| (i == 0 || !word(i - 1)) && !word(i + m.len()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn aliases(pairs: &[(&str, &[&str])]) -> Aliases {
+        Aliases::new(
+            &pairs.iter().map(|(n, a)| (n.to_string(), a.iter().map(|s| s.to_string()).collect())).collect(),
+        )
+    }
+
+    #[test]
+    fn names_found_give_their_aliases() {
+        let a = aliases(&[
+            ("Calc", &["캘크", "칼크"]),
+            ("LibreOffice", &["리브레오피스"]),
+            ("Writer", &["라이터"]),
+        ]);
+        assert_eq!(a.context(&["LibreOffice Calc에서 셀을 병합합니다"]), "캘크\n칼크\n리브레오피스");
+        assert_eq!(a.context(&["제목", "스프레드시트 (Calc) › 데이터"]), "캘크\n칼크");
+        // A whole word only: Calculate is not Calc; nothing found gives nothing.
+        assert_eq!(a.context(&["Calculate the sum", "calcium"]), "");
+        assert_eq!(a.context(&[]), "");
+    }
+
+    #[test]
+    fn hangul_names_match_inside_words_and_empty_entries_are_dropped() {
+        let a = aliases(&[("연구개발비", &["연구비"]), (" ", &["x"]), ("빈", &[" "])]);
+        assert_eq!(a.context(&["국가연구개발비의 사용"]), "연구비");
+        assert!(aliases(&[("빈", &[""])]).is_empty());
+    }
+}
