@@ -152,3 +152,25 @@ fn every_text_codec_gives_the_same_chunks_and_hits() {
         }
     }
 }
+
+#[test]
+fn aliases_find_the_pages_that_use_the_documents_word() {
+    let mut m = Manifest::load(&data_dir().join("excerpts.toml")).expect("manifest");
+    let plain = Index::open(excerpt_index()).expect("open");
+    assert!(
+        search::search(&plain, "리브레오피스", 5).expect("search").is_empty(),
+        "no page says 리브레오피스"
+    );
+    m.aliases.insert("LibreOffice".into(), vec!["리브레오피스".into()]);
+    let (bytes, _) = m.build(&data_dir(), |_, _| {}).expect("build");
+    let with = Index::open(&bytes[..]).expect("open");
+    let hits = search::search(&with, "리브레오피스", 50).expect("search");
+    assert!(!hits.is_empty(), "리브레오피스 finds the pages that say LibreOffice");
+    for h in &hits {
+        let chunk = with.chunk(h.chunk).expect("chunk");
+        let said = format!("{} {}", chunk.text, h.cite.title);
+        assert!(said.to_lowercase().contains("libreoffice"), "{said}");
+        // Indexed only: the stored text is the page's own.
+        assert!(!chunk.text.contains("리브레오피스"));
+    }
+}
