@@ -8,6 +8,7 @@
 //!
 //! * [`text`] — normalisation and the dictionary-free Korean + English analyzer.
 //! * [`corpus`] — sources, locations and chunks.
+//! * [`decimal`] — floats as text, as core's `Display` prints them, without core's float formatter.
 //! * [`index`] — the versioned, checksummed index format: [`IndexBuilder`] writes, [`Index`] reads.
 //! * [`search`] — BM25 top-k with citations.
 //! * [`rerank`] — the REBEL composite, REBEL prompts and their reply parser, RRF fusion.
@@ -52,6 +53,7 @@
 #[cfg(feature = "abi")]
 pub mod abi;
 pub mod corpus;
+pub mod decimal;
 pub mod deliver;
 pub mod engine;
 mod error;
