@@ -64,7 +64,7 @@ mod tests {
             // Few distinct keys: many ties, whose input order must survive.
             let v: Vec<(u8, u32)> = (0..len).map(|i| ((g.next() % 5) as u8, i)).collect();
             let mut want = v.clone();
-            want.sort_by(|a, b| b.0.cmp(&a.0));
+            want.sort_by_key(|a| std::cmp::Reverse(a.0));
             let mut got = v.clone();
             sort_by(&mut got, |a, b| b.0.cmp(&a.0));
             assert_eq!(got, want, "len {len}");
