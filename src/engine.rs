@@ -547,7 +547,7 @@ impl Engine {
         content.retain(|t| term_set.contains(t.term.as_str()));
         log.anchors = inst.anchors.matches(&term_set);
         let mut terms: Vec<String> = term_set.iter().map(|t| t.to_string()).collect();
-        terms.sort_unstable();
+        crate::sort::sort(&mut terms);
         let extra = if opts.session.is_some() { 16 } else { 0 };
         let rerank = opts.rerank.as_ref().filter(|r| r.is_active());
         let pool = rerank.map_or(0, |r| r.pool());
@@ -836,7 +836,7 @@ impl Engine {
                     (j.log.gate.as_ref().map_or(1.0, |g| g.relevance), j.log.instance.as_str(), b.as_ref())
                 })
                 .collect();
-            rel.sort_by(|a, b| b.0.total_cmp(&a.0));
+            crate::sort::sort_by(&mut rel, |a, b| b.0.total_cmp(&a.0));
             pull_calls(query.trim(), &rel)
         } else {
             Vec::new()

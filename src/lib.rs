@@ -8,8 +8,10 @@
 //!
 //! * [`text`] — normalisation and the dictionary-free Korean + English analyzer.
 //! * [`corpus`] — sources, locations and chunks.
+//! * [`decimal`] — floats as text, as core's `Display` prints them, without core's float formatter.
 //! * [`index`] — the versioned, checksummed index format: [`IndexBuilder`] writes, [`Index`] reads.
 //! * [`search`] — BM25 top-k with citations.
+//! * [`sort`] — one sort routine for every element type (a smaller wasm), in `sort_by`'s order.
 //! * [`rerank`] — the REBEL composite, REBEL prompts and their reply parser, RRF fusion.
 //! * [`gate`] — the anchor and sufficiency gates.
 //! * [`deliver`] — budgets and their sharing, the cited context block, session dedup, the decision log.
@@ -52,6 +54,7 @@
 #[cfg(feature = "abi")]
 pub mod abi;
 pub mod corpus;
+pub mod decimal;
 pub mod deliver;
 pub mod engine;
 mod error;
@@ -63,6 +66,7 @@ pub mod ingest;
 pub mod protocol;
 pub mod rerank;
 pub mod search;
+pub mod sort;
 pub mod text;
 #[cfg(feature = "tools")]
 pub mod tools;

@@ -15,6 +15,7 @@ use std::sync::Arc;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 
+use crate::decimal::Decimal;
 use crate::engine::{AskOptions, Clock, Config, Engine, FixedClock, InstanceOptions};
 use crate::{Error, Index, search};
 #[cfg(feature = "tools")]
@@ -307,7 +308,7 @@ fn string_arg(v: &JsValue, name: &'static str) -> Result<String, JsValue> {
 fn count_arg(v: &JsValue, name: &'static str) -> Result<usize, JsValue> {
     let n = v.as_f64().ok_or_else(|| js_error(Error::invalid(name, "must be a number")))?;
     if n.fract() != 0.0 || !(0.0..=f64::from(u32::MAX)).contains(&n) {
-        return Err(js_error(Error::invalid(name, format!("{n}: must be a whole number ≥ 0"))));
+        return Err(js_error(Error::invalid(name, format!("{}: must be a whole number ≥ 0", Decimal(n)))));
     }
     Ok(n as usize)
 }
@@ -376,7 +377,10 @@ impl WasmEngine {
         // Milliseconds since the epoch, as `Date.now()` gives them: finite, ≥ 0, exact in an f64.
         let t = ms.as_f64().ok_or_else(|| js_error(Error::invalid("ms", "must be a number or undefined")))?;
         if !(0.0..=9_007_199_254_740_991.0).contains(&t) {
-            return Err(js_error(Error::invalid("ms", format!("{t}: must be 0..=2⁵³−1 milliseconds"))));
+            return Err(js_error(Error::invalid(
+                "ms",
+                format!("{}: must be 0..=2⁵³−1 milliseconds", Decimal(t)),
+            )));
         }
         self.engine.set_clock(Box::new(FixedClock(t as u64)));
         Ok(())

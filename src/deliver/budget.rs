@@ -12,7 +12,8 @@ use crate::text::sentences;
 pub fn allocate(demands: &[usize], per_instance: usize, total: usize) -> Vec<usize> {
     let caps: Vec<usize> = demands.iter().map(|&d| d.min(per_instance)).collect();
     let mut order: Vec<usize> = (0..caps.len()).collect();
-    order.sort_unstable_by_key(|&i| (caps[i], i));
+    // (cap, index) is unique: no ties, the order sort_unstable_by_key gave.
+    crate::sort::sort_by(&mut order, |&a, &b| (caps[a], a).cmp(&(caps[b], b)));
     let mut out = vec![0; caps.len()];
     let mut remaining = total;
     for (k, &i) in order.iter().enumerate() {

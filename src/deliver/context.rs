@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use super::log::InstanceLog;
 use crate::corpus::Citation;
+use crate::decimal::Decimal;
 use crate::search::TermScore;
 
 /// Opening line of the block.
@@ -64,8 +65,8 @@ pub fn citation_line(n: usize, instance: &str, c: &Citation) -> String {
 
 /// The score line of the detailed format.
 pub fn score_line(score: f64, terms: &[TermScore]) -> String {
-    let t: Vec<String> = terms.iter().map(|t| format!("{} {}", t.term, t.score)).collect();
-    neutralize(&format!("    score {score} = {}\n", t.join(" + ")))
+    let t: Vec<String> = terms.iter().map(|t| format!("{} {}", t.term, Decimal(t.score))).collect();
+    neutralize(&format!("    score {} = {}\n", Decimal(score), t.join(" + ")))
 }
 
 /// Assemble the block from rendered items (each a citation line + text + newline). Empty when

@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use crate::decimal::Decimal;
 use crate::gate::Judgement;
 
 /// What happened to one instance for one prompt.
@@ -108,7 +109,11 @@ impl InstanceLog {
         if let Some(g) = &self.gate {
             s.push_str(&format!(
                 ", top {}, relevance {} (≥ {}), sufficiency {} (≥ {})",
-                g.top_score, g.relevance, g.relevance_threshold, g.sufficiency, g.sufficiency_threshold
+                Decimal(g.top_score),
+                Decimal(g.relevance),
+                Decimal(g.relevance_threshold),
+                Decimal(g.sufficiency),
+                Decimal(g.sufficiency_threshold)
             ));
         }
         s.push_str(&format!(", {}/{} chars", self.chars, self.budget));

@@ -7,6 +7,7 @@
 
 use std::collections::{BTreeMap, HashSet};
 
+use crate::sort;
 use crate::text::{Analyzer, korean};
 
 /// Analyzed anchors of one instance.
@@ -22,12 +23,12 @@ impl AnchorSet {
             .iter()
             .filter_map(|a| {
                 let mut terms = analyzer.terms(a);
-                terms.sort_unstable();
+                sort::sort(&mut terms);
                 terms.dedup();
                 (!terms.is_empty()).then(|| (a.clone(), terms))
             })
             .collect();
-        list.sort_unstable();
+        sort::sort(&mut list);
         list.dedup();
         AnchorSet { anchors: list }
     }
@@ -132,14 +133,15 @@ pub fn derive<'a>(headings: impl IntoIterator<Item = &'a str>, n: usize) -> Vec<
             })
             .filter(|w| !GENERIC.contains(&w.as_str()))
             .collect();
-        words.sort_unstable();
+        sort::sort(&mut words);
         words.dedup();
         for w in words {
             *count.entry(w).or_default() += 1;
         }
     }
     let mut ranked: Vec<(String, usize)> = count.into_iter().filter(|(_, c)| *c >= 2).collect();
-    ranked.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    // The words are the map's keys, distinct: no ties, the order sort_unstable_by gave.
+    sort::sort_by(&mut ranked, |a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
     ranked.into_iter().take(n).map(|(w, _)| w).collect()
 }
 

@@ -16,6 +16,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::features::{COUNT, Features};
+use crate::decimal::Decimal;
 
 /// One logistic judge.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -45,7 +46,7 @@ impl Logistic {
             return Err("a weight is not a finite number".into());
         }
         if !(0.0..=1.0).contains(&self.threshold) {
-            return Err(format!("threshold {} is not in 0..=1", self.threshold));
+            return Err(format!("threshold {} is not in 0..=1", Decimal(self.threshold)));
         }
         Ok(())
     }

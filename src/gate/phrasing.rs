@@ -87,7 +87,7 @@ fn distinct(text: &str) -> Vec<&str> {
             out.push(&text[w[0]..w[n]]);
         }
     }
-    out.sort_unstable();
+    crate::sort::sort(&mut out);
     out.dedup();
     out
 }

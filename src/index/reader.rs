@@ -18,6 +18,7 @@ use super::records::{self, CHUNK_LEN, NO_PAGE, SOURCE_LEN};
 use super::strings::Strings;
 use super::{IndexMeta, postings, text};
 use crate::corpus::{Chunk, Location, Source};
+use crate::decimal::Decimal;
 use crate::error::{Error, Result};
 use crate::search::bm25;
 
@@ -212,7 +213,7 @@ impl<D: AsRef<[u8]> + Clone> Index<D> {
             return Err(Error::corrupt("term_info", format!("postings of term {ord} span {start}..{end}")));
         }
         if !idf.is_finite() || df == 0 || df > self.meta.chunks {
-            return Err(Error::corrupt("term_info", format!("term {ord}: df {df}, idf {idf}")));
+            return Err(Error::corrupt("term_info", format!("term {ord}: df {df}, idf {}", Decimal(idf))));
         }
         Ok(Some(TermInfo { ordinal: ord, df, idf, start: start as usize, end }))
     }

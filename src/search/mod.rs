@@ -66,7 +66,7 @@ fn check_args(query: &str, k: usize) -> Result<()> {
 /// The distinct terms of `query` under the index's analyzer, sorted.
 pub fn query_terms<D: AsRef<[u8]> + Clone>(index: &Index<D>, query: &str) -> Vec<String> {
     let mut terms = Analyzer::new(index.meta().analyzer).terms(query);
-    terms.sort_unstable();
+    crate::sort::sort(&mut terms);
     terms.dedup();
     terms
 }
@@ -298,13 +298,13 @@ pub fn weighted_terms<D: AsRef<[u8]> + Clone>(
     let settings = index.meta().analyzer;
     let analyzer = |s| if r.fillers { Analyzer::new(s).without_fillers() } else { Analyzer::new(s) };
     let mut terms = analyzer(settings).terms(query);
-    terms.sort_unstable();
+    crate::sort::sort(&mut terms);
     terms.dedup();
     // The terms the words give on their own (no join bigrams), sorted: a query term not among
     // them exists only as a join bigram.
     let plain = (r.join_weight != 1.0 && settings.join_words).then(|| {
         let mut p = analyzer(crate::text::AnalyzerSettings { join_words: false, ..settings }).terms(query);
-        p.sort_unstable();
+        crate::sort::sort(&mut p);
         p
     });
     terms
@@ -405,7 +405,7 @@ fn feedback_terms<D: AsRef<[u8]> + Clone>(
     let mut count: std::collections::BTreeMap<String, u32> = Default::default();
     for s in first {
         let mut ts = analyzer.terms(&index.chunk(s.chunk)?.text);
-        ts.sort_unstable();
+        crate::sort::sort(&mut ts);
         ts.dedup();
         for t in ts {
             *count.entry(t).or_default() += 1;
@@ -420,7 +420,7 @@ fn feedback_terms<D: AsRef<[u8]> + Clone>(
             cands.push((c as f32 * i.idf, t));
         }
     }
-    cands.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
+    crate::sort::sort_by(&mut cands, |a, b| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
     Ok(Some(cands.into_iter().take(f.terms).map(|(_, t)| (t, f.weight)).collect()))
 }
 
