@@ -187,12 +187,15 @@ pub fn decode_blocks_in(
         unpack(data.get(at + dl..).unwrap_or(&[]), tb, &mut tf1[..n]);
         at += dl + tl;
         // Gaps → chunk ids in place (u64 sums: no overflow); the ids increase, so checking the
-        // last against the chunk count checks them all (before `f` sees any).
-        for (g, t) in gaps[..n].iter_mut().zip(tf1[..n].iter_mut()) {
+        // last against the chunk count checks them all (before `f` sees any). Two loops: the
+        // running sum is serial, the tf one vectorises.
+        for g in gaps[..n].iter_mut() {
             let doc = next + *g as u64;
             *g = doc as u32;
-            *t = t.saturating_add(1);
             next = doc + 1;
+        }
+        for t in tf1[..n].iter_mut() {
+            *t = t.saturating_add(1);
         }
         if next > n_chunks as u64 {
             return Err(err(format!("chunk id {} ≥ chunk count {n_chunks}", next - 1)));
