@@ -43,10 +43,13 @@ fn packed_len(n: usize, bits: u8) -> usize {
     (n * bits as usize).div_ceil(8)
 }
 
-/// Unpack `out.len()` values of `bits` bits each (missing bytes read as 0; the caller checks
-/// lengths). Each value is one unaligned 64-bit little-endian read, a shift and a mask (bits ≤ 32,
-/// so a value and its bit offset, ≤ 7, fit one read): read straight from `bytes` while 8 bytes
-/// remain, and for the last few values from a 16-byte zero-padded copy of the tail.
+/// Unpack `out.len()` values of `bits` bits each from the start of `bytes` (missing bytes read as
+/// 0; bytes after the packed values may follow and are not used: the caller checks lengths). Each
+/// value is one unaligned 64-bit little-endian read, a shift and a mask (bits ≤ 32, so a value and
+/// its bit offset, ≤ 7, fit one read). Widths up to 8 (most gaps and term frequencies) read eight
+/// values from one 64-bit word: eight values fill exactly `bits` bytes. Only values whose 8-byte
+/// window runs past the end of `bytes` are read through a zero-padded copy; callers pass the bytes
+/// that follow the block too ([`decode_blocks_in`]), so that is rare.
 fn unpack(bytes: &[u8], bits: u8, out: &mut [u32]) {
     if bits == 0 {
         out.fill(0);
@@ -54,58 +57,38 @@ fn unpack(bytes: &[u8], bits: u8, out: &mut [u32]) {
     }
     let mask = if bits == 32 { u32::MAX as u64 } else { (1u64 << bits) - 1 };
     let bits = bits as usize;
-    // Widths up to 8 (most gaps and term frequencies): eight values fill exactly `bits` bytes, so
-    // group g is one 64-bit read at byte g·bits and eight shifts (no per-value window or check),
-    // while the group is whole and its 8-byte read stays inside `bytes`.
-    let mut start = 0;
+    let mut done = 0;
     if bits <= 8 {
-        let groups = match bytes.len().checked_sub(8) {
-            Some(room) => (room / bits + 1).min(out.len() / 8),
-            None => 0,
-        };
-        for (group, window) in out.chunks_exact_mut(8).zip(bytes.windows(8).step_by(bits)).take(groups) {
-            let word = match *window {
-                [a, b, c, d, e, f, g, h] => u64::from_le_bytes([a, b, c, d, e, f, g, h]),
-                _ => 0,
-            };
+        // Group g is the 64-bit word at byte g·bits (no division, no per-value window).
+        let mut at = 0;
+        for group in out.chunks_exact_mut(8) {
+            let Some(&[a, b, c, d, e, f, g, h]) = bytes.get(at..at + 8) else { break };
+            let word = u64::from_le_bytes([a, b, c, d, e, f, g, h]);
             for (j, slot) in group.iter_mut().enumerate() {
                 *slot = ((word >> (j * bits)) & mask) as u32;
             }
+            at += bits;
+            done += 8;
         }
-        start = groups * 8;
     }
-    // Value i's window is bytes[i·bits/8 ..][..8]: inside `bytes` while i·bits ≤ (len − 8)·8.
-    let fast = match bytes.len().checked_sub(8) {
-        Some(room) => (room * 8 / bits + 1).min(out.len()).max(start),
-        None => start,
-    };
-    let (head, tail) = out.split_at_mut(fast);
-    for (i, slot) in head.iter_mut().enumerate().skip(start) {
+    for (i, slot) in out.iter_mut().enumerate().skip(done) {
         let at = i * bits;
         let word = match bytes.get(at / 8..at / 8 + 8) {
             Some(&[a, b, c, d, e, f, g, h]) => u64::from_le_bytes([a, b, c, d, e, f, g, h]),
-            _ => 0,
+            _ => padded_word(bytes, at / 8),
         };
         *slot = ((word >> (at % 8)) & mask) as u32;
     }
-    if tail.is_empty() {
-        return;
+}
+
+/// The little-endian 64-bit word at byte `from` of `bytes`, bytes past the end read as 0.
+#[cold]
+fn padded_word(bytes: &[u8], from: usize) -> u64 {
+    let mut w = [0u8; 8];
+    for (d, s) in w.iter_mut().zip(bytes.get(from..).unwrap_or(&[])) {
+        *d = *s;
     }
-    // The tail's values start at byte fast·bits/8 ≥ len − 8: at most 8 bytes, each value's window
-    // ends within 16.
-    let from = fast * bits / 8;
-    let mut buf = [0u8; 24];
-    let rest = bytes.get(from..).unwrap_or(&[]);
-    let take = rest.len().min(16);
-    buf[..take].copy_from_slice(&rest[..take]);
-    for (j, slot) in tail.iter_mut().enumerate() {
-        let at = (fast + j) * bits - from * 8;
-        let word = match buf.get(at / 8..at / 8 + 8) {
-            Some(&[a, b, c, d, e, f, g, h]) => u64::from_le_bytes([a, b, c, d, e, f, g, h]),
-            _ => 0,
-        };
-        *slot = ((word >> (at % 8)) & mask) as u32;
-    }
+    u64::from_le_bytes(w)
 }
 
 /// Encode one term's postings (`docs` strictly increasing, `tfs` ≥ 1, same length) onto `out`.
@@ -159,8 +142,23 @@ pub fn decode_blocks(
     df: usize,
     n_chunks: u32,
     upto: u32,
+    f: impl FnMut(&[u32], &[u32]),
+) -> Result<()> {
+    decode_blocks_in(bytes, bytes.len(), df, n_chunks, upto, f)
+}
+
+/// [`decode_blocks`] of the list `data[..len]`, where `data` may go on past the list (the rest of
+/// the postings section): the unpacking reads its 64-bit words across the list's end instead of
+/// through a padded copy, and uses no bit from there. The same checks, against `len`.
+pub fn decode_blocks_in(
+    data: &[u8],
+    len: usize,
+    df: usize,
+    n_chunks: u32,
+    upto: u32,
     mut f: impl FnMut(&[u32], &[u32]),
 ) -> Result<()> {
+    let bytes = data.get(..len).unwrap_or(data);
     let err = |d: String| Error::corrupt("postings", d);
     let mut at = 0usize;
     let mut left = df;
@@ -178,18 +176,26 @@ pub fn decode_blocks(
         }
         at += 2;
         let (dl, tl) = (packed_len(n, db), packed_len(n, tb));
-        let dbytes = bytes.get(at..at + dl).ok_or_else(|| err("gap bytes cut short".into()))?;
-        let tbytes = bytes.get(at + dl..at + dl + tl).ok_or_else(|| err("tf bytes cut short".into()))?;
+        if at + dl > bytes.len() {
+            return Err(err("gap bytes cut short".into()));
+        }
+        if at + dl + tl > bytes.len() {
+            return Err(err("tf bytes cut short".into()));
+        }
+        // From `data`: the words may reach past the block (values use only its bits).
+        unpack(data.get(at..).unwrap_or(&[]), db, &mut gaps[..n]);
+        unpack(data.get(at + dl..).unwrap_or(&[]), tb, &mut tf1[..n]);
         at += dl + tl;
-        unpack(dbytes, db, &mut gaps[..n]);
-        unpack(tbytes, tb, &mut tf1[..n]);
         // Gaps → chunk ids in place (u64 sums: no overflow); the ids increase, so checking the
-        // last against the chunk count checks them all (before `f` sees any).
-        for (g, t) in gaps[..n].iter_mut().zip(tf1[..n].iter_mut()) {
+        // last against the chunk count checks them all (before `f` sees any). Two loops: the
+        // running sum is serial, the tf one vectorises.
+        for g in gaps[..n].iter_mut() {
             let doc = next + *g as u64;
             *g = doc as u32;
-            *t = t.saturating_add(1);
             next = doc + 1;
+        }
+        for t in tf1[..n].iter_mut() {
+            *t = t.saturating_add(1);
         }
         if next > n_chunks as u64 {
             return Err(err(format!("chunk id {} ≥ chunk count {n_chunks}", next - 1)));
@@ -255,6 +261,41 @@ mod tests {
                     let mut short = vec![u32::MAX; n];
                     unpack(&packed[..packed.len() - 1], bits, &mut short);
                     assert_eq!(short[..n - 1].iter().filter(|&&v| v == u32::MAX).count(), 0);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn bytes_after_the_list_change_nothing() {
+        // decode_blocks_in reads words across the list's end: whatever follows (here all ones)
+        // gives the same postings, and the list must still use exactly its bytes.
+        let mut x: u32 = 7;
+        for df in [1usize, 5, 8, 9, 100, 127, 128, 129, 300, 1000] {
+            let step = if df % 2 == 0 { 8 } else { 300 }; // gaps of 4 and of 9 bits
+            let docs: Vec<u32> = (0..df as u32).map(|i| i * step + i % 7).collect();
+            let tfs: Vec<u32> = (0..df)
+                .map(|_| {
+                    x = x.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+                    1 + (x >> 16) % 40
+                })
+                .collect();
+            let mut buf = Vec::new();
+            encode(&docs, &tfs, &mut buf);
+            let len = buf.len();
+            let mut want = Vec::new();
+            decode_blocks(&buf, df, u32::MAX, u32::MAX, |d, t| want.push((d.to_vec(), t.to_vec()))).unwrap();
+            for extra in [0usize, 1, 7, 8, 64] {
+                let mut data = buf.clone();
+                data.extend(std::iter::repeat_n(0xFF, extra));
+                let mut got = Vec::new();
+                decode_blocks_in(&data, len, df, u32::MAX, u32::MAX, |d, t| {
+                    got.push((d.to_vec(), t.to_vec()))
+                })
+                .unwrap();
+                assert_eq!(got, want, "df {df}, {extra} bytes after");
+                if len > 2 {
+                    assert!(decode_blocks_in(&data, len - 1, df, u32::MAX, u32::MAX, |_, _| {}).is_err());
                 }
             }
         }

@@ -226,8 +226,11 @@ impl<D: AsRef<[u8]> + Clone> Index<D> {
 
     /// A term's postings a block at a time (see [`postings::decode_blocks`]).
     pub fn postings_blocks(&self, info: &TermInfo, f: impl FnMut(&[u32], &[u32])) -> Result<()> {
-        let bytes = self.section(SectionId::Postings).get(info.start..info.end).unwrap_or(&[]);
-        postings::decode_blocks(bytes, info.df as usize, self.meta.chunks, u32::MAX, f)
+        // The list and what follows it in the section: the decoder's word reads may cross the
+        // list's end (`start ≤ end ≤ section length`, checked by `term`).
+        let data = self.section(SectionId::Postings).get(info.start..).unwrap_or(&[]);
+        let len = info.end.saturating_sub(info.start).min(data.len());
+        postings::decode_blocks_in(data, len, info.df as usize, self.meta.chunks, u32::MAX, f)
     }
 
     /// [`Index::postings`] up to chunk `upto` (see [`postings::decode_upto`]).

@@ -168,22 +168,31 @@ fn best(acc: &[f32], touched: Option<&[u32]>, k: usize) -> Vec<Scored> {
     }
     let mut scored: Vec<Scored> = Vec::with_capacity(k + 1);
     let mut bar = 0f32;
-    let mut consider = |chunk: u32, score: f32| {
-        // Most chunks score 0 or under the bar: one test, no call (written so that a NaN from a
-        // crafted index is offered, as it always was).
-        if !(score <= 0.0 || score < bar) {
-            bar = offer(&mut scored, k, Scored { chunk, score }, bar);
-        }
-    };
+    // Most chunks score 0 or under the bar: one test, no call (written so that a NaN from a
+    // crafted index is offered, as it always was).
+    let passes = |score: f32, bar: f32| !(score <= 0.0 || score < bar);
     match touched {
         Some(touched) => {
             for &chunk in touched {
-                consider(chunk, acc.get(chunk as usize).copied().unwrap_or(0.0));
+                let score = acc.get(chunk as usize).copied().unwrap_or(0.0);
+                if passes(score, bar) {
+                    bar = offer(&mut scored, k, Scored { chunk, score }, bar);
+                }
             }
         }
         None => {
-            for (chunk, &score) in acc.iter().enumerate() {
-                consider(chunk as u32, score);
+            // Eight chunks at a time: one branch for a group none of which passes (the common
+            // case once the bar has risen), then chunk by chunk in order as before.
+            let mut base = 0u32;
+            for group in acc.chunks(8) {
+                if group.iter().fold(false, |any, &score| any | passes(score, bar)) {
+                    for (j, &score) in group.iter().enumerate() {
+                        if passes(score, bar) {
+                            bar = offer(&mut scored, k, Scored { chunk: base + j as u32, score }, bar);
+                        }
+                    }
+                }
+                base += 8;
             }
         }
     }

@@ -1,6 +1,6 @@
 use std::io;
 
-use byteorder::{ByteOrder, LittleEndian, WriteBytesExt};
+use byteorder::{LittleEndian, WriteBytesExt};
 
 /// pack_uint packs the given integer in the smallest number of bytes possible,
 /// and writes it to the given writer. The number of bytes written is returned
@@ -24,9 +24,19 @@ pub fn pack_uint_in<W: io::Write>(mut wtr: W, n: u64, nbytes: u8) -> io::Result<
 /// position in `slice` after reading `nbytes` bytes.
 ///
 /// `nbytes` must be >= 1 and <= 8.
+///
+/// (Patched for groundgate: byte by byte instead of byteorder's `read_uint`,
+/// whose variable-length copy is a `memcpy` call per read; the same value and
+/// the same assertion. See PATCHED.md.)
 #[inline(always)]
 pub fn unpack_uint(slice: &[u8], nbytes: u8) -> u64 {
-    LittleEndian::read_uint(slice, nbytes as usize)
+    let n = nbytes as usize;
+    assert!(1 <= n && n <= 8 && n <= slice.len());
+    let mut v = 0u64;
+    for (i, &b) in slice[..n].iter().enumerate() {
+        v |= (b as u64) << (8 * i);
+    }
+    v
 }
 
 /// pack_size returns the smallest number of bytes that can encode `n`.
