@@ -369,6 +369,14 @@ mod tests {
         assert_eq!(f.0[17], 0.5);
         // Asked for an article, and the hits have one (string id 0).
         assert_eq!(f.0[18], 1.0);
+        // Not asked: 0 on the same hits; asked, but no hit has an article: 0.
+        let not_asked = Signals { anchor: true, creation: false, phrasing: 0.5, article_ask: false };
+        assert_eq!(Features::compute(&q, &hits, 1000, 10.0, &idf, not_asked).0[18], 0.0);
+        let none = crate::index::strings::NONE;
+        let plain: Vec<HitTerms<'_>> =
+            hits.iter().map(|h| HitTerms { location: [0, 1, none, none, none], ..h.clone() }).collect();
+        let asked = Signals { article_ask: true, ..not_asked };
+        assert_eq!(Features::compute(&q, &plain, 1000, 10.0, &idf, asked).0[18], 0.0);
         // Nothing found: zeros, the unknown share is all.
         let f = Features::compute(
             &q,

@@ -78,7 +78,8 @@ const INTENT_OPENERS_EN: &[&str] = &[
     "i would like",
     "i'm trying",
     "i am trying",
-    "trying to",
+    "trying to understand",
+    "trying to figure",
     "i'm looking",
     "i am looking",
     "looking for",
@@ -298,16 +299,11 @@ const REQUEST_ENDINGS: &[&str] = &[
     "여쭤봅니다",
     "여쭤요",
     "여쭤봐요",
-    "감사하겠습니다",
-    "감사하겠어요",
     "모르겠습니다",
     "모르겠어요",
     "모르겠어",
     "모르겠다",
     "모르겠네요",
-    "요청드립니다",
-    "요청드려요",
-    "요청합니다",
     "헷갈립니다",
     "헷갈려요",
     "헷갈려",
@@ -510,26 +506,43 @@ fn has_clause_marker(s: &str) -> bool {
     })
 }
 
-/// A two-word inquiry phrase closing `body` ([`classify`]), as "previous word's ending + last word".
+/// Verbs of telling, explaining and answering, the stems of a request to the reader that is an
+/// inquiry (알려 주시기 바랍니다) and not a document's instruction (기재해 주시기 바랍니다).
+const TELL_STEMS: &[&str] = &["알려", "설명해", "설명", "답변해", "답변", "안내해", "가르쳐"];
+
+/// An inquiry phrase of two or three words closing `body` ([`classify`]): …알려 주시기 바랍니다,
+/// …알려주셨으면 합니다, …알려주시면 감사하겠습니다, 확인 요청드립니다, 문의가 있습니다. Official
+/// letters and guides close with the same last words (기재해 주시기 바랍니다, 협조하여 주시면
+/// 감사하겠습니다, 면제를 요청합니다), so the word before must ask to be *told*.
 fn inquiry_phrase(body: &str) -> Option<String> {
+    let hangul =
+        |w: &str| -> String { w.chars().filter(|c| crate::text::korean::is_hangul_syllable(*c)).collect() };
     let mut words = body.split_whitespace().rev();
     let last = words.next()?;
-    let prev: String =
-        words.next()?.chars().filter(|c| crate::text::korean::is_hangul_syllable(*c)).collect();
-    let hit = |ends: &[&str]| ends.iter().find(|e| prev.ends_with(**e)).map(|e| format!("{e} {last}"));
-    match last {
-        // Asking the reader to tell, explain, answer: …주시기 바랍니다, 안내 바랍니다.
-        "바랍니다" | "바래요" | "바랍니다." => {
-            hit(&["주시기", "안내", "답변", "회신", "설명", "확인", "문의"])
+    let prev = hangul(words.next()?);
+    let before = words.next().map(hangul).unwrap_or_default();
+    // The verb and its auxiliary, written together or apart: 알려주시기 / 알려 주시기.
+    let tells = |aux: &[&str]| {
+        aux.iter().any(|a| {
+            prev.strip_suffix(*a).is_some_and(|stem| {
+                let stem = if stem.is_empty() { before.as_str() } else { stem };
+                TELL_STEMS.iter().any(|t| stem.ends_with(*t))
+            })
+        })
+    };
+    let found = match last {
+        "바랍니다" | "바래요" => {
+            tells(&["주시기", "해주시기"]) || matches!(prev.as_str(), "답변" | "안내" | "설명")
         }
-        // A wish: 알려주셨으면 합니다, 확인했으면 해요.
-        "합니다" | "해요" | "합니다." => hit(&["으면", "셨으면", "했으면", "줬으면", "겠으면"]),
-        // Having a question: 문의가 있습니다, 질문이 있어요.
-        "있습니다" | "있어요" | "있습니다." => {
-            hit(&["문의가", "질문이", "문의", "질문", "궁금한"])
+        "합니다" | "해요" => tells(&["주셨으면", "줬으면"]) || prev == "알았으면",
+        "감사하겠습니다" | "감사하겠어요" | "감사합니다" => tells(&["주시면", "주신다면"]),
+        "요청드립니다" | "요청드려요" => {
+            matches!(prev.as_str(), "확인" | "답변" | "설명" | "안내")
         }
-        _ => None,
-    }
+        "있습니다" | "있어요" => matches!(prev.as_str(), "문의가" | "질문이"),
+        _ => false,
+    };
+    found.then(|| format!("{prev} {last}"))
 }
 
 /// The ending of the first clause inside `text` (not at its end) that closes with a question

@@ -15,19 +15,23 @@ pub struct Aliases {
 }
 
 impl Aliases {
-    /// From the manifest table (name → aliases); empty names and aliases are dropped.
+    /// From the manifest table (name → aliases): names are matched lowercased, so names equal but
+    /// for case are one entry (their aliases in table order); empty names and aliases are dropped.
     pub fn new(table: &BTreeMap<String, Vec<String>>) -> Self {
-        let names = table
-            .iter()
-            .filter(|(n, _)| !n.trim().is_empty())
-            .map(|(n, a)| {
-                let a: Vec<String> =
-                    a.iter().map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect();
-                (n.trim().to_lowercase(), a)
-            })
-            .filter(|(_, a)| !a.is_empty())
-            .collect();
-        Aliases { names }
+        let mut merged: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        for (name, aliases) in table {
+            let name = name.trim().to_lowercase();
+            if name.is_empty() {
+                continue;
+            }
+            let list = merged.entry(name).or_default();
+            for a in aliases.iter().map(|s| s.trim()).filter(|s| !s.is_empty()) {
+                if !list.iter().any(|x| x == a) {
+                    list.push(a.to_string());
+                }
+            }
+        }
+        Aliases { names: merged.into_iter().filter(|(_, a)| !a.is_empty()).collect() }
     }
 
     /// True when there are no aliases.
@@ -96,5 +100,8 @@ mod tests {
         let a = aliases(&[("연구개발비", &["연구비"]), (" ", &["x"]), ("빈", &[" "])]);
         assert_eq!(a.context(&["국가연구개발비의 사용"]), "연구비");
         assert!(aliases(&[("빈", &[""])]).is_empty());
+        // Names equal but for case are one entry, in lowercased name order.
+        let a = aliases(&[("Calc", &["캘크"]), ("calc", &["캘크", "칼크"]), ("Base", &["베이스"])]);
+        assert_eq!(a.context(&["Base and Calc"]), "베이스\n캘크\n칼크");
     }
 }
