@@ -81,21 +81,6 @@ fn main() {
     if std::env::var_os("GG_PRF").is_some_and(|v| v == "off") {
         ranking.feedback = None;
     }
-    // GG_PROX=depth,window,weight (or "off"; tuning): proximity re-scoring of the best chunks.
-    if let Some(v) = std::env::var_os("GG_PROX") {
-        let v = v.to_string_lossy();
-        ranking.proximity = if v == "off" {
-            None
-        } else {
-            let p: Vec<&str> = v.split(',').collect();
-            assert!(p.len() == 3, "GG_PROX: depth,window,weight");
-            Some(groundgate::search::Proximity {
-                depth: p[0].parse().expect("GG_PROX depth"),
-                window: p[1].parse().expect("GG_PROX window"),
-                weight: p[2].parse().expect("GG_PROX weight"),
-            })
-        };
-    }
     // GG_HEAD=depth,weight (or "off"; tuning): heading re-scoring of the best chunks.
     if let Some(v) = std::env::var_os("GG_HEAD") {
         let v = v.to_string_lossy();
@@ -140,7 +125,6 @@ fn main() {
                 let ix = e.index(&inst).expect("index");
                 let ranked = groundgate::search::rank(
                     ix,
-                    &l.prompt,
                     &groundgate::search::weighted_terms(ix, &l.prompt, ranking),
                     60,
                     ranking,

@@ -555,7 +555,6 @@ impl Engine {
         let weighted = search::weighted_terms(&inst.index, query, GATE_RANKING);
         let scored = search::rank(
             &inst.index,
-            query,
             &weighted,
             (cfg.top_k.max(cfg.evidence_k) + extra).max(pool),
             GATE_RANKING,

@@ -89,7 +89,7 @@ pub fn collect(instances: &[(String, Vec<u8>)], config: &Config, labels: &[Label
             let ranking = crate::engine::GATE_RANKING;
             let terms = crate::search::weighted_terms(index, &label.prompt, ranking);
             let mut cites = Vec::new();
-            for s in crate::search::rank(index, &label.prompt, &terms, config.top_k, ranking)? {
+            for s in crate::search::rank(index, &terms, config.top_k, ranking)? {
                 cites.push(crate::search::hit(index, 0, s)?.cite);
             }
             gold_in_top = label.hit(cites.iter());

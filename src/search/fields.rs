@@ -109,9 +109,9 @@ mod tests {
         let idx = Index::open(&bytes[..]).unwrap();
         let off = Ranking { heading: None, feedback: None, background: None, ..Ranking::DEFAULT };
         let q = weighted_terms(&idx, "간접비 비율", off);
-        let plain = rank(&idx, "간접비 비율", &q, 10, off).unwrap();
+        let plain = rank(&idx, &q, 10, off).unwrap();
         let on = Ranking { heading: Some(Heading::DEFAULT), ..off };
-        let with = rank(&idx, "간접비 비율", &q, 10, on).unwrap();
+        let with = rank(&idx, &q, 10, on).unwrap();
         assert_eq!(with.iter().map(|s| s.chunk).collect::<Vec<_>>(), [1, 0]);
         let of = |v: &[Scored], c| v.iter().find(|s| s.chunk == c).unwrap().score;
         // Every query term is in page 2's heading: × (1 + 1); none in page 1's: unchanged.
@@ -119,6 +119,6 @@ mod tests {
         assert_eq!(of(&with, 0), of(&plain, 0));
         // Weight 0 changes nothing.
         let zero = Ranking { heading: Some(Heading { depth: 50, weight: 0.0 }), ..off };
-        assert_eq!(rank(&idx, "간접비 비율", &q, 10, zero).unwrap(), plain);
+        assert_eq!(rank(&idx, &q, 10, zero).unwrap(), plain);
     }
 }

@@ -7,13 +7,11 @@
 
 pub mod bm25;
 pub mod fields;
-pub mod proximity;
 
 use serde::{Deserialize, Serialize};
 
 pub use bm25::Bm25Params;
 pub use fields::Heading;
-pub use proximity::Proximity;
 
 use crate::corpus::Citation;
 use crate::error::{Error, Result};
@@ -222,10 +220,6 @@ pub struct Ranking {
     /// A second pass with terms of the first pass's best chunks when the first pass is weak
     /// ([`Feedback`]); `None`: one pass.
     pub feedback: Option<Feedback>,
-    /// The best chunks re-scored by how close the query's adjacent words are in them
-    /// ([`Proximity`]); `None`: BM25 order.
-    #[serde(default)]
-    pub proximity: Option<Proximity>,
     /// The best chunks re-scored by how much of the query their heading holds ([`Heading`]);
     /// `None`: BM25 order.
     #[serde(default)]
@@ -300,8 +294,7 @@ impl Ranking {
         fillers: true,
         background: Some(Background::DEFAULT),
         feedback: Some(Feedback::DEFAULT),
-        proximity: None,
-        heading: None,
+        heading: Some(Heading::DEFAULT),
     };
     /// Plain BM25: [`top_k`].
     pub const BM25: Ranking = Ranking {
@@ -310,7 +303,6 @@ impl Ranking {
         fillers: false,
         background: None,
         feedback: None,
-        proximity: None,
         heading: None,
     };
 }
@@ -357,11 +349,10 @@ pub fn weighted_terms<D: AsRef<[u8]> + Clone>(
         .collect()
 }
 
-/// The instance's ranking for `query` and its weighted `terms` ([`weighted_terms`]) under `r`:
-/// best first, at most `k`.
+/// The instance's ranking for the weighted query `terms` ([`weighted_terms`]) under `r`: best
+/// first, at most `k`.
 pub fn rank<D: AsRef<[u8]> + Clone>(
     index: &Index<D>,
-    query: &str,
     terms: &[(String, f32)],
     k: usize,
     r: Ranking,
@@ -395,11 +386,7 @@ pub fn rank<D: AsRef<[u8]> + Clone>(
         }
     }
     let depth = if r.collapse { COLLAPSE_DEPTH.max(k) } else { k };
-    let rescored = r.proximity.map_or(0, |p| p.depth).max(r.heading.map_or(0, |h| h.depth));
-    let mut ranked = best(&acc, touched.as_deref(), depth.max(rescored));
-    if let Some(p) = r.proximity {
-        proximity::rescore(index, query, terms, r.fillers, &mut ranked, p)?;
-    }
+    let mut ranked = best(&acc, touched.as_deref(), depth.max(r.heading.map_or(0, |h| h.depth)));
     if let Some(h) = r.heading {
         fields::rescore(index, terms, &mut ranked, h)?;
     }
@@ -581,14 +568,14 @@ mod tests {
         let idx = Index::open(&bytes[..]).unwrap();
         let r = Ranking { feedback: None, background: None, collapse: false, ..Ranking::DEFAULT };
         let q = weighted_terms(&idx, "밥값", r);
-        let one = rank(&idx, "밥값", &q, 10, r).unwrap();
+        let one = rank(&idx, &q, 10, r).unwrap();
         let mut first: Vec<u32> = one.iter().map(|s| s.chunk).collect();
         first.sort_unstable();
         assert_eq!(first, [0, 2]);
         // Weak (any first pass is under 10 × its attainable maximum): 회의비 and 식비 are in both
         // first-pass chunks and come in at 0.5; the chunks with them join the ranking after those.
         let f = Feedback { below: 10.0, depth: 3, terms: 10, weight: 0.5 };
-        let two = rank(&idx, "밥값", &q, 10, Ranking { feedback: Some(f), ..r }).unwrap();
+        let two = rank(&idx, &q, 10, Ranking { feedback: Some(f), ..r }).unwrap();
         let ids: Vec<u32> = two.iter().map(|s| s.chunk).collect();
         assert_eq!(ids.len(), 4, "{two:?}");
         assert!(ids[..2].contains(&0) && ids[..2].contains(&2) && ids[2..].contains(&1), "{two:?}");
@@ -598,7 +585,7 @@ mod tests {
         assert!(two.iter().all(|s| s.score <= own), "{two:?} {own}");
         // Strong (nothing is under 0 × the maximum): one pass, the same ranking.
         let strong = Feedback { below: 0.0, ..f };
-        assert_eq!(rank(&idx, "밥값", &q, 10, Ranking { feedback: Some(strong), ..r }).unwrap(), one);
+        assert_eq!(rank(&idx, &q, 10, Ranking { feedback: Some(strong), ..r }).unwrap(), one);
     }
 
     #[test]
@@ -653,14 +640,13 @@ mod tests {
         let terms = weighted_terms(&idx, "감리원 교육", Ranking::DEFAULT);
         let plain_terms = query_terms(&idx, "감리원 교육");
         let plain =
-            rank(&idx, "감리원 교육", &weighted_terms(&idx, "감리원 교육", Ranking::BM25), 10, Ranking::BM25)
-                .unwrap();
+            rank(&idx, &weighted_terms(&idx, "감리원 교육", Ranking::BM25), 10, Ranking::BM25).unwrap();
         assert_eq!(plain, top_k(&idx, &plain_terms, 10).unwrap());
         assert_eq!(plain.iter().map(|s| s.chunk).collect::<Vec<_>>(), [1, 0, 2, 4]);
-        let collapsed = rank(&idx, "감리원 교육", &terms, 10, Ranking::DEFAULT).unwrap();
+        let collapsed = rank(&idx, &terms, 10, Ranking::DEFAULT).unwrap();
         assert_eq!(collapsed.iter().map(|s| s.chunk).collect::<Vec<_>>(), [1, 2, 4]);
         assert_eq!(collapsed[0].chunk, plain[0].chunk);
-        assert_eq!(rank(&idx, "감리원 교육", &terms, 2, Ranking::DEFAULT).unwrap().len(), 2);
+        assert_eq!(rank(&idx, &terms, 2, Ranking::DEFAULT).unwrap().len(), 2);
         assert_eq!(idx.chunk(4).unwrap().text, "계약 기간");
         // The join bigram 원교 (감리원 교육) is weighted by join_weight; the others keep 1.
         let r = Ranking { join_weight: 0.25, ..Ranking::DEFAULT };

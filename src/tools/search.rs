@@ -180,7 +180,7 @@ pub fn run_with(engine: &Engine, a: &Args, opts: Options) -> Result<Output> {
             }
         }
         shares.push(share);
-        let hits = bm25search::rank(index, &a.query, &weighted, DEPTH, opts.ranking)?;
+        let hits = bm25search::rank(index, &weighted, DEPTH, opts.ranking)?;
         let terms: Vec<String> = weighted.into_iter().map(|(t, _)| t).collect();
         lists.push(List { hits, attainable_present: present as f32, attainable_all: all as f32, about: 0.0 });
         all_terms.push(terms);

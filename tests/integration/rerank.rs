@@ -145,8 +145,7 @@ fn ask_reorders_evidence_and_refuses_bad_references() {
     let index = Index::open(excerpt_index()).expect("open");
     let ranking = groundgate::search::Ranking::DEFAULT;
     let terms = groundgate::search::weighted_terms(&index, "기술료 납부 기한은 언제까지인가요?", ranking);
-    let ours = groundgate::search::rank(&index, "기술료 납부 기한은 언제까지인가요?", &terms, 4, ranking)
-        .expect("rank");
+    let ours = groundgate::search::rank(&index, &terms, 4, ranking).expect("rank");
     let last = ours.last().expect("candidates").chunk;
     assert_ne!(last, ours[0].chunk, "the host's pick is not ours already");
     let host = ChunkRef::of("excerpts", last, &index.chunk(last).unwrap().text);
