@@ -81,6 +81,20 @@ fn main() {
     if std::env::var_os("GG_PRF").is_some_and(|v| v == "off") {
         ranking.feedback = None;
     }
+    // GG_HEAD=depth,weight (or "off"; tuning): heading re-scoring of the best chunks.
+    if let Some(v) = std::env::var_os("GG_HEAD") {
+        let v = v.to_string_lossy();
+        ranking.heading = if v == "off" {
+            None
+        } else {
+            let p: Vec<&str> = v.split(',').collect();
+            assert!(p.len() == 2, "GG_HEAD: depth,weight");
+            Some(groundgate::search::Heading {
+                depth: p[0].parse().expect("GG_HEAD depth"),
+                weight: p[1].parse().expect("GG_HEAD weight"),
+            })
+        };
+    }
     let mut opts = Options { ranking, ..Options::DEFAULT };
     // GG_ABOUT=λ: weight of the instance's share of the query in the merge (tuning on the devset).
     if let Some(v) = std::env::var_os("GG_ABOUT") {

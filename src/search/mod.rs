@@ -6,10 +6,12 @@
 //! same on every platform.
 
 pub mod bm25;
+pub mod fields;
 
 use serde::{Deserialize, Serialize};
 
 pub use bm25::Bm25Params;
+pub use fields::Heading;
 
 use crate::corpus::Citation;
 use crate::error::{Error, Result};
@@ -218,6 +220,10 @@ pub struct Ranking {
     /// A second pass with terms of the first pass's best chunks when the first pass is weak
     /// ([`Feedback`]); `None`: one pass.
     pub feedback: Option<Feedback>,
+    /// The best chunks re-scored by how much of the query their heading holds ([`Heading`]);
+    /// `None`: BM25 order.
+    #[serde(default)]
+    pub heading: Option<Heading>,
 }
 
 /// Pseudo-relevance feedback, only when the first pass is weak: when the best chunk's score is
@@ -288,10 +294,17 @@ impl Ranking {
         fillers: true,
         background: Some(Background::DEFAULT),
         feedback: Some(Feedback::DEFAULT),
+        heading: Some(Heading::DEFAULT),
     };
     /// Plain BM25: [`top_k`].
-    pub const BM25: Ranking =
-        Ranking { join_weight: 1.0, collapse: false, fillers: false, background: None, feedback: None };
+    pub const BM25: Ranking = Ranking {
+        join_weight: 1.0,
+        collapse: false,
+        fillers: false,
+        background: None,
+        feedback: None,
+        heading: None,
+    };
 }
 
 /// Candidates read to fill the top k with distinct locations.
@@ -372,11 +385,13 @@ pub fn rank<D: AsRef<[u8]> + Clone>(
             }
         }
     }
-    let mut ranked = if r.collapse {
-        collapse(index, best(&acc, touched.as_deref(), COLLAPSE_DEPTH.max(k)), k)?
-    } else {
-        best(&acc, touched.as_deref(), k)
-    };
+    let depth = if r.collapse { COLLAPSE_DEPTH.max(k) } else { k };
+    let mut ranked = best(&acc, touched.as_deref(), depth.max(r.heading.map_or(0, |h| h.depth)));
+    if let Some(h) = r.heading {
+        fields::rescore(index, terms, &mut ranked, h)?;
+    }
+    let mut ranked =
+        if r.collapse { collapse(index, ranked, k)? } else { ranked.into_iter().take(k).collect() };
     if let Some(scale) = scale {
         for s in &mut ranked {
             s.score *= scale;

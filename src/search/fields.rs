@@ -1,0 +1,124 @@
+//! Field weighting: chunks whose heading holds the query's words rank higher.
+//!
+//! A chunk's heading (a manual page's section title, a statute article's title, an FAQ's question)
+//! is indexed with its text, so BM25 counts a heading word like any other. [`rescore`] re-reads the
+//! heading of an instance's best `depth` chunks (from the chunk record: no text decoding) and
+//! multiplies each score by `1 + weight · h`, where `h` ∈ [0, 1] is the share of the query's
+//! weight (Σ weight · idf of its terms the index has) found among the heading's terms. Only
+//! `+ − × ÷` on f32: the same scores natively and in wasm.
+
+use serde::{Deserialize, Serialize};
+
+use super::Scored;
+use crate::error::Result;
+use crate::index::Index;
+use crate::text::Analyzer;
+
+/// The heading re-scoring of an instance's best chunks ([`rescore`]).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Heading {
+    /// Best chunks re-scored.
+    pub depth: usize,
+    /// Score multiplier of a chunk whose heading holds every query term (`1 + weight`).
+    pub weight: f32,
+}
+
+impl Heading {
+    /// What [`Ranking::DEFAULT`](super::Ranking::DEFAULT) uses (chosen on tuning data,
+    /// docs/tools-bench.md).
+    pub const DEFAULT: Heading = Heading { depth: 50, weight: 1.0 };
+}
+
+/// Re-score the first `h.depth` of `ranked` (best first, ties by chunk id) by the share of the
+/// weighted query `terms` in their headings and re-sort them; the rest follow unchanged (the bonus
+/// never lowers a score, so they stay below).
+pub fn rescore<D: AsRef<[u8]> + Clone>(
+    index: &Index<D>,
+    terms: &[(String, f32)],
+    ranked: &mut [Scored],
+    h: Heading,
+) -> Result<()> {
+    if h.weight <= 0.0 {
+        return Ok(());
+    }
+    let mut weighted: Vec<(&str, f32)> = Vec::with_capacity(terms.len());
+    let mut total = 0f32;
+    for (t, w) in terms {
+        if let Some(info) = index.term(t)? {
+            weighted.push((t, w * info.idf));
+            total += w * info.idf;
+        }
+    }
+    if total <= 0.0 {
+        return Ok(());
+    }
+    let analyzer = Analyzer::new(index.meta().analyzer);
+    let n = h.depth.min(ranked.len());
+    for s in ranked[..n].iter_mut() {
+        let Some(heading) = index.chunk_record(s.chunk)?.location.heading else { continue };
+        let mut ht = analyzer.terms(&heading);
+        ht.sort_unstable();
+        ht.dedup();
+        let mut got = 0f32;
+        for (t, w) in &weighted {
+            if ht.binary_search_by(|x| x.as_str().cmp(t)).is_ok() {
+                got += w;
+            }
+        }
+        s.score *= 1.0 + h.weight * (got / total);
+    }
+    // Best first, ties by chunk id (binary insertion: n is small, no sorting code in the wasm).
+    let mut sorted: Vec<Scored> = Vec::with_capacity(n);
+    for s in ranked[..n].iter() {
+        let at = sorted.partition_point(|b| b.score > s.score || (b.score == s.score && b.chunk < s.chunk));
+        sorted.insert(at, *s);
+    }
+    ranked[..n].copy_from_slice(&sorted);
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::corpus::{Chunk, Location, Source};
+    use crate::index::IndexBuilder;
+    use crate::search::{Ranking, rank, weighted_terms};
+    use crate::text::AnalyzerSettings;
+
+    #[test]
+    fn a_heading_holding_the_query_ranks_first() {
+        let mut b = IndexBuilder::new("t", AnalyzerSettings::default());
+        let s = b.add_source(Source { id: "s".into(), ..Default::default() }).unwrap();
+        let at = |page, heading: &str| Location {
+            page: Some(page),
+            heading: Some(heading.to_string()),
+            ..Default::default()
+        };
+        // The same text on two pages; only page 2's heading names the query's words.
+        for (page, heading) in [(1, "연구장비 구입"), (2, "간접비 비율"), (3, "출장 여비")] {
+            let text = if page == 3 { "출장 여비 정산" } else { "간접비 비율 산정 기준" };
+            b.add_chunk(Chunk {
+                source: s,
+                text: text.into(),
+                location: at(page, heading),
+                ..Default::default()
+            })
+            .unwrap();
+        }
+        let bytes = b.build().unwrap();
+        let idx = Index::open(&bytes[..]).unwrap();
+        let off = Ranking { heading: None, feedback: None, background: None, ..Ranking::DEFAULT };
+        let q = weighted_terms(&idx, "간접비 비율", off);
+        let plain = rank(&idx, &q, 10, off).unwrap();
+        let on = Ranking { heading: Some(Heading::DEFAULT), ..off };
+        let with = rank(&idx, &q, 10, on).unwrap();
+        assert_eq!(with.iter().map(|s| s.chunk).collect::<Vec<_>>(), [1, 0]);
+        let of = |v: &[Scored], c| v.iter().find(|s| s.chunk == c).unwrap().score;
+        // Every query term is in page 2's heading: × (1 + 1); none in page 1's: unchanged.
+        assert_eq!(of(&with, 1), of(&plain, 1) * 2.0);
+        assert_eq!(of(&with, 0), of(&plain, 0));
+        // Weight 0 changes nothing.
+        let zero = Ranking { heading: Some(Heading { depth: 50, weight: 0.0 }), ..off };
+        assert_eq!(rank(&idx, &q, 10, zero).unwrap(), plain);
+    }
+}
