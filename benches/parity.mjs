@@ -8,8 +8,19 @@ import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 const root = new URL('..', import.meta.url).pathname;
 const data = process.env.GG_DATA ?? `${root}../shared/data`;
-const A = require(`${process.env.GG_OLD}/groundgate.js`);
-const B = require(`${process.env.GG_NEW ?? root + 'pkg/node'}/groundgate.js`);
+// A pkg/web build (an ES module with initSync) loads from its text, so two builds with the same
+// JavaScript stay two modules: GG_OLD=/path/to/old/pkg/web GG_NEW=pkg/web (no tools in that build:
+// both sides then throw the same TypeError for callToolJson).
+const load = async (dir) => {
+  const js = `${dir}/groundgate.js`;
+  if (!fs.readFileSync(js, 'utf8').includes('export function initSync') && !fs.readFileSync(js, 'utf8').includes('export { initSync')) return require(js);
+  const src = fs.readFileSync(js, 'utf8') + `\n// ${dir}\n`;
+  const M = await import(`data:text/javascript;base64,${Buffer.from(src).toString('base64')}`);
+  M.initSync({ module: fs.readFileSync(`${dir}/groundgate_bg.wasm`) });
+  return M;
+};
+const A = await load(process.env.GG_OLD);
+const B = await load(process.env.GG_NEW ?? root + 'pkg/node');
 const idx = ['rnd', 'constitution', 'lohelp', 'pyfaq'];
 const mk = (M) => { const e = new M.Engine(); for (const n of idx) e.addInstance(n, fs.readFileSync(`${root}indexes/${n}.ggi`)); return e; };
 const ea = mk(A), eb = mk(B);
