@@ -132,16 +132,7 @@ fn step_up(digits: &mut Vec<u8>, point: &mut i32) {
 mod tests {
     use super::*;
 
-    /// A small deterministic generator (xorshift64*): the same values on every run.
-    struct Bits(u64);
-    impl Bits {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 >> 12;
-            self.0 ^= self.0 << 25;
-            self.0 ^= self.0 >> 27;
-            self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-        }
-    }
+    use crate::test_bits::Bits;
 
     fn special_f64() -> Vec<f64> {
         let mut v = vec![

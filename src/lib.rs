@@ -67,6 +67,8 @@ pub mod protocol;
 pub mod rerank;
 pub mod search;
 pub mod sort;
+#[cfg(test)]
+mod test_bits;
 pub mod text;
 #[cfg(feature = "tools")]
 pub mod tools;

@@ -46,16 +46,7 @@ fn permutation(n: usize, cmp: &dyn Fn(usize, usize) -> Ordering) -> Vec<usize> {
 mod tests {
     use super::*;
 
-    /// A small deterministic generator (xorshift64*).
-    struct Bits(u64);
-    impl Bits {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 >> 12;
-            self.0 ^= self.0 << 25;
-            self.0 ^= self.0 >> 27;
-            self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-        }
-    }
+    use crate::test_bits::Bits;
 
     #[test]
     fn same_order_as_the_stable_sort() {

@@ -27,6 +27,7 @@ Usage: python3 check.py [--registry DIR] [--devset DIR] [--compare DIR ...] [--p
 Standard library only. Exit status 0 when every check passes.
 """
 import argparse
+import importlib.util
 import json
 import os
 import re
@@ -78,152 +79,15 @@ CORPUS_WORDS_EN = ['article', 'budget', 'evaluation', 'contract', 'research', 'a
                    'pivot', 'exception', 'spreadsheet', 'basic law']
 TAGS = {'long_log', 'very_short', 'shares_corpus_words'}
 
-errors = []
-
-
-def err(msg):
-    errors.append(msg)
-
-
-def norm(s):
-    """Whitespace-insensitive form for comparisons."""
-    return re.sub(r'\s+', '', s)
-
-
-def read_jsonl(path, name):
-    rows = []
-    with open(path, encoding='utf-8') as f:
-        for i, line in enumerate(f, 1):
-            if not line.strip():
-                continue
-            try:
-                rows.append(json.loads(line))
-            except ValueError as e:
-                err('%s:%d: bad JSON (%s)' % (name, i, e))
-    return rows
-
-
-def load_manuals(reg):
-    """{stem: {printed_page: text}}; a printed page split across sections is one page."""
-    out = {}
-    for stem in MANUAL_STEMS:
-        with open(os.path.join(reg, 'pypi-korean-rnd-regs-mcp-0.61.0', stem + '.json'), encoding='utf-8') as f:
-            d = json.load(f)
-        pages = {}
-        for s in d['sections']:
-            for p in s['pages']:
-                pages[p['printed_page']] = pages.get(p['printed_page'], '') + '\n' + p['text']
-        out[stem] = pages
-    return out
-
-
-def load_constitution(reg):
-    """({article: text}, {article: chapter}) of the main text (the 부칙 is left out)."""
-    with open(os.path.join(reg, 'pypi-konlpy-0.6.0', 'kolaw', 'constitution.txt'), encoding='utf-8') as f:
-        lines = f.read().replace('\r\n', '\n').split('\n')
-    arts, chapter, cur, chap = {}, {}, None, 0
-    for line in lines:
-        if '부칙' in line and not line.strip().startswith('제'):
-            break
-        m = re.match(r'\s*제(\d+)장\s', line)
-        if m:
-            chap = int(m.group(1))
-            continue
-        m = re.match(r'\s*제(\d+)조\s*', line)
-        if m:
-            cur = int(m.group(1))
-            arts[cur], chapter[cur] = line.strip(), chap
-        elif cur is not None:
-            arts[cur] += '\n' + line.strip()
-    return arts, chapter
-
-
-def load_lo(reg):
-    ids = set()
-    with open(os.path.join(reg, 'deb-libreoffice-help-ko', 'docs.jsonl'), encoding='utf-8') as f:
-        for line in f:
-            if line.strip():
-                ids.add(json.loads(line)['id'])
-    return ids
-
-
-def rst_headings(text):
-    """Heading lines of an .rst file (a line followed by an underline of = - ~ * ^ or #)."""
-    lines = text.split('\n')
-    out = set()
-    for a, b in zip(lines, lines[1:]):
-        if a.strip() and b.strip() and re.fullmatch(r'([=\-~*^#"])\1+', b.strip()) and len(b.strip()) >= len(a.strip()) - 2:
-            out.add(a.strip())
-    return out
-
-
-def load_pyfaq(reg):
-    d = os.path.join(reg, 'deb-python3.11-doc', 'faq-rst')
-    out = {}
-    for fn in os.listdir(d):
-        if fn.endswith('.rst.txt'):
-            with open(os.path.join(d, fn), encoding='utf-8') as f:
-                out[fn[:-len('.rst.txt')]] = rst_headings(f.read())
-    return out
-
-
-def load_faq_questions(reg, manuals):
-    """The manuals' FAQ questions: rnd_manual_faq_ko.jsonl plus every "Qn." line (and its next line) of the pages."""
-    qs = []
-    with open(os.path.join(reg, 'pypi-korean-rnd-regs-mcp-0.61.0', 'rnd_manual_faq_ko.jsonl'), encoding='utf-8') as f:
-        for line in f:
-            if line.strip():
-                qs.append(norm(json.loads(line)['question']))
-    for pages in manuals.values():
-        for text in pages.values():
-            lines = text.split('\n')
-            for i, line in enumerate(lines):
-                if re.match(r'\s*Q\s*\d+\s*[.)]', line):
-                    nxt = lines[i + 1] if i + 1 < len(lines) and not re.match(r'\s*A\s*[\d.)]', lines[i + 1]) else ''
-                    qs.append(norm(line + nxt))
-    return qs
-
-
-def longest_shared_run(p, hay):
-    """Length of the longest substring of p that occurs in hay."""
-    best = 0
-    for i in range(len(p)):
-        k = best + 1
-        while i + k <= len(p) and p[i:i + k] in hay:
-            best = k
-            k += 1
-    return best
-
-
-def check_gold(rid, gold, manuals, arts, lo_ids, pyfaq):
-    if not isinstance(gold, list) or not gold:
-        err('%s: gold missing or empty' % rid)
-        return
-    for g in gold:
-        src = g.get('source') if isinstance(g, dict) else None
-        if src in manuals:
-            pages = g.get('pages')
-            if not isinstance(pages, list) or not pages or len(pages) > 3:
-                err('%s: %s needs 1..3 pages' % (rid, src))
-                continue
-            for p in pages:
-                if p not in manuals[src]:
-                    err('%s: %s has no printed page %r' % (rid, src, p))
-        elif src == 'constitution':
-            a = g.get('articles')
-            if not isinstance(a, list) or not a:
-                err('%s: constitution gold without articles' % rid)
-                continue
-            for n in a:
-                if n not in arts:
-                    err('%s: constitution has no main-text article %r' % (rid, n))
-        elif src in pyfaq:
-            if g.get('section') not in pyfaq[src]:
-                err('%s: %s has no heading %r' % (rid, src, g.get('section')))
-        elif src in lo_ids:
-            pass
-        else:
-            err('%s: unknown gold source %r' % (rid, src))
+# The corpus loaders, gold checks and error list are the held-out validator's (one home, as in
+# ../train/check.py), loaded by path since both files are named check.py.
+_spec = importlib.util.spec_from_file_location('heldout_check', os.path.join(HERE, '..', 'heldout', 'check.py'))
+_heldout = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_heldout)
+errors, err, norm, read_jsonl = _heldout.errors, _heldout.err, _heldout.norm, _heldout.read_jsonl
+load_manuals, load_constitution, load_lo = _heldout.load_manuals, _heldout.load_constitution, _heldout.load_lo
+load_pyfaq, load_faq_questions = _heldout.load_pyfaq, _heldout.load_faq_questions
+longest_shared_run, check_gold = _heldout.longest_shared_run, _heldout.check_gold
 
 
 def sentence_count(p):
