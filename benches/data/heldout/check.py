@@ -214,32 +214,44 @@ def read_jsonl(path, name):
     return rows
 
 
+# ---------------------------------------------------------------- registry and corpus (shared by
+# the three label validators: heldout, train, train2)
+def find_registry(registry):
+    """The registry directory: `registry` if given, else the repository's sibling
+    ../shared/data/registry (also from a worktree under wt/NAME); exits when there is none."""
+    if registry is None:
+        root = os.path.join(HERE, '..', '..', '..')
+        for cand in (os.path.join(root, '..', 'shared', 'data', 'registry'),
+                     os.path.join(root, '..', '..', 'shared', 'data', 'registry')):
+            if os.path.isdir(cand):
+                registry = cand
+                break
+        else:
+            sys.exit('registry not found next to the repository; pass --registry DIR')
+    if not os.path.isdir(os.path.join(registry, 'pypi-korean-rnd-regs-mcp-0.61.0')):
+        sys.exit('not a registry directory (no pypi-korean-rnd-regs-mcp-0.61.0/ inside): %s' % registry)
+    return registry
+
+
+def load_corpus(reg):
+    """manuals, constitution articles and chapters, help page ids, FAQ headings, and the manuals'
+    own FAQ wording joined for substring search."""
+    manuals = load_manuals(reg)
+    arts, chapter = load_constitution(reg)
+    if len(arts) != 130:
+        err('constitution parser found %d main-text articles, expected 130' % len(arts))
+    faq_hay = '\x00'.join(load_faq_questions(reg, manuals))
+    return manuals, arts, chapter, load_lo(reg), load_pyfaq(reg), faq_hay
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--registry', default=None)
     ap.add_argument('--devset', default=None)
     ap.add_argument('--dir', default=HERE)
     args = ap.parse_args()
-    if args.registry is None:
-        # the repository's sibling ../shared/data/registry (also from a worktree under wt/NAME)
-        root = os.path.join(HERE, '..', '..', '..')
-        for cand in (os.path.join(root, '..', 'shared', 'data', 'registry'),
-                     os.path.join(root, '..', '..', 'shared', 'data', 'registry')):
-            if os.path.isdir(cand):
-                args.registry = cand
-                break
-        else:
-            sys.exit('registry not found next to the repository; pass --registry DIR')
-    if not os.path.isdir(os.path.join(args.registry, 'pypi-korean-rnd-regs-mcp-0.61.0')):
-        sys.exit('not a registry directory (no pypi-korean-rnd-regs-mcp-0.61.0/ inside): %s' % args.registry)
-
-    manuals = load_manuals(args.registry)
-    arts, chapter = load_constitution(args.registry)
-    lo_ids = load_lo(args.registry)
-    pyfaq = load_pyfaq(args.registry)
-    faq_hay = '\x00'.join(load_faq_questions(args.registry, manuals))
-    if len(arts) != 130:
-        err('constitution parser found %d main-text articles, expected 130' % len(arts))
+    args.registry = find_registry(args.registry)
+    manuals, arts, chapter, lo_ids, pyfaq, faq_hay = load_corpus(args.registry)
 
     # ---- files, ids, kinds, domains
     all_ids, data = set(), {}

@@ -88,6 +88,7 @@ errors, err, norm, read_jsonl = _heldout.errors, _heldout.err, _heldout.norm, _h
 load_manuals, load_constitution, load_lo = _heldout.load_manuals, _heldout.load_constitution, _heldout.load_lo
 load_pyfaq, load_faq_questions = _heldout.load_pyfaq, _heldout.load_faq_questions
 longest_shared_run, check_gold = _heldout.longest_shared_run, _heldout.check_gold
+find_registry, load_corpus = _heldout.find_registry, _heldout.load_corpus
 
 
 def sentence_count(p):
@@ -103,25 +104,8 @@ def main():
     ap.add_argument('--partial', action='store_true')
     ap.add_argument('--dir', default=HERE)
     args = ap.parse_args()
-    if args.registry is None:
-        root = os.path.join(HERE, '..', '..', '..')
-        for cand in (os.path.join(root, '..', 'shared', 'data', 'registry'),
-                     os.path.join(root, '..', '..', 'shared', 'data', 'registry')):
-            if os.path.isdir(cand):
-                args.registry = cand
-                break
-        else:
-            sys.exit('registry not found next to the repository; pass --registry DIR')
-    if not os.path.isdir(os.path.join(args.registry, 'pypi-korean-rnd-regs-mcp-0.61.0')):
-        sys.exit('not a registry directory (no pypi-korean-rnd-regs-mcp-0.61.0/ inside): %s' % args.registry)
-
-    manuals = load_manuals(args.registry)
-    arts, chapter = load_constitution(args.registry)
-    lo_ids = load_lo(args.registry)
-    pyfaq = load_pyfaq(args.registry)
-    faq_hay = '\x00'.join(load_faq_questions(args.registry, manuals))
-    if len(arts) != 130:
-        err('constitution parser found %d main-text articles, expected 130' % len(arts))
+    args.registry = find_registry(args.registry)
+    manuals, arts, chapter, lo_ids, pyfaq, faq_hay = load_corpus(args.registry)
 
     # ---- files, ids, kinds, domains
     all_ids, data = set(), {}
