@@ -89,6 +89,8 @@ load_manuals, load_constitution, load_lo = _heldout.load_manuals, _heldout.load_
 load_pyfaq, load_faq_questions = _heldout.load_pyfaq, _heldout.load_faq_questions
 longest_shared_run, check_gold = _heldout.longest_shared_run, _heldout.check_gold
 find_registry, load_corpus = _heldout.find_registry, _heldout.load_corpus
+check_records, check_unique_prompts, check_questions = (_heldout.check_records, _heldout.check_unique_prompts,
+                                                      _heldout.check_questions)
 
 
 def sentence_count(p):
@@ -120,50 +122,11 @@ def main():
         data[name] = rows
         if len(rows) != exp['n']:
             err('%s: %d records, expected %d' % (name, len(rows), exp['n']))
-        for r in rows:
-            rid = r.get('id')
-            if not isinstance(rid, str) or not re.fullmatch(exp['prefix'] + r'\d{3}', rid):
-                err('%s: bad id %r' % (name, rid))
-            if rid in all_ids:
-                err('duplicate id %s' % rid)
-            all_ids.add(rid)
-            if r.get('kind') != exp['kind'] or r.get('route') != exp['route']:
-                err('%s: kind/route %r/%r' % (rid, r.get('kind'), r.get('route')))
-            if not isinstance(r.get('prompt'), str) or not r['prompt'].strip():
-                err('%s: empty prompt' % rid)
-                r['prompt'] = ''
-            if 'polite' in r and (name != 'questions_ko.jsonl' or r['polite'] is not True):
-                err('%s: "polite" belongs only on Korean questions, as true' % rid)
-        if 'domains' in exp:
-            got = {}
-            for r in rows:
-                got[r.get('domain')] = got.get(r.get('domain'), 0) + 1
-            if got != exp['domains']:
-                err('%s: domain counts %r, expected %r' % (name, got, exp['domains']))
-    prompts = {}
-    for rows in data.values():
-        for r in rows:
-            p = norm(r.get('prompt', ''))
-            if p in prompts:
-                err('%s: same prompt as %s' % (r.get('id'), prompts[p]))
-            prompts[p] = r.get('id')
+        check_records(name, rows, exp, all_ids)
+    check_unique_prompts(data)
 
     # ---- questions (Korean and English)
-    for name in ('questions_ko.jsonl', 'questions_en.jsonl'):
-        for r in data[name]:
-            check_gold(r['id'], r.get('gold'), manuals, arts, lo_ids, pyfaq)
-            if not r.get('answer_hint'):
-                err('%s: missing answer_hint' % r['id'])
-            dom = r.get('domain')
-            srcs = {g.get('source') for g in r.get('gold') or [] if isinstance(g, dict)}
-            if dom == 'rnd_manual' and not srcs <= set(MANUAL_STEMS):
-                err('%s: manual question with non-manual gold' % r['id'])
-            if dom == 'constitution' and srcs != {'constitution'}:
-                err('%s: constitution question with other gold' % r['id'])
-            if dom == 'libreoffice_help' and not all(s in lo_ids for s in srcs):
-                err('%s: LibreOffice question with non-help gold' % r['id'])
-            if dom == 'python_faq' and not all(s in pyfaq for s in srcs):
-                err('%s: Python FAQ question with other gold' % r['id'])
+    check_questions(data, manuals, arts, lo_ids, pyfaq)
     qko = data['questions_ko.jsonl']
     by_id = {r['id']: r for r in qko}
 
