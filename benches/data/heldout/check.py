@@ -299,6 +299,67 @@ def check_questions(data, manuals, arts, lo_ids, pyfaq):
                 err('%s: Python FAQ question with other gold' % r['id'])
 
 
+def check_spread(qko, chapter, full=True):
+    """Manual questions spread over every manual (by first gold source) and constitution questions
+    over all ten chapters; `full` False skips these counts (a partial set). Returns (questions per
+    manual, chapters asked about)."""
+    per_manual = {}
+    for r in qko:
+        if r.get('domain') == 'rnd_manual' and r.get('gold'):
+            s = r['gold'][0]['source']
+            per_manual[s] = per_manual.get(s, 0) + 1
+    for s in MANUAL_STEMS:
+        if full and per_manual.get(s, 0) < MIN_PER_MANUAL:
+            err('only %d manual questions whose first gold is %s (want >= %d)' % (per_manual.get(s, 0), s, MIN_PER_MANUAL))
+    chapters = sorted({chapter[a] for r in qko if r.get('domain') == 'constitution'
+                       for g in r.get('gold') or [] for a in g.get('articles', []) if a in chapter})
+    if full and chapters != list(range(1, 11)):
+        err('constitution questions cover chapters %r, expected 1..10' % chapters)
+    return per_manual, chapters
+
+
+def check_polite(qko, polite_end):
+    """The `polite` flag agrees with a request ending (`polite_end`); returns the polite ids."""
+    for r in qko:
+        ends = bool(polite_end.search(r['prompt'].rstrip()))
+        if ends != bool(r.get('polite')):
+            err('%s: polite=%r but the prompt %s a request ending' % (r['id'], bool(r.get('polite')),
+                                                                       'has' if ends else 'lacks'))
+    return [r['id'] for r in qko if r.get('polite')]
+
+
+def check_unrelated(rows, words_ko, words_en, tags_allowed, full=True):
+    """Unrelated prompts: no gold, a language, known tags that match the prompt (long_log,
+    very_short, shares_corpus_words from `words_ko` / `words_en`); both languages present.
+    Returns (prompts per language, long logs, prompts sharing corpus words)."""
+    lang, long_logs, shared = {}, 0, 0
+    for r in rows:
+        if 'gold' in r or 'domain' in r:
+            err('%s: unrelated prompt has gold/domain' % r['id'])
+        if r.get('lang') not in ('ko', 'en'):
+            err('%s: lang %r' % (r['id'], r.get('lang')))
+        lang[r.get('lang')] = lang.get(r.get('lang'), 0) + 1
+        tags = r.get('tags')
+        if not isinstance(tags, list) or not set(tags) <= tags_allowed:
+            err('%s: bad tags %r' % (r['id'], tags))
+            continue
+        long_ = len(r['prompt']) > 1500
+        long_logs += long_
+        if long_ != ('long_log' in tags):
+            err('%s: long_log tag does not match its length (%d)' % (r['id'], len(r['prompt'])))
+        if 'very_short' in tags and len(r['prompt']) > 20:
+            err('%s: very_short prompt of %d characters' % (r['id'], len(r['prompt'])))
+        words = words_ko if r.get('lang') == 'ko' else words_en
+        hit = [w for w in words if w in r['prompt'].lower()]
+        if 'shares_corpus_words' in tags:
+            shared += 1
+            if not hit:
+                err('%s: tagged shares_corpus_words but has none of %r' % (r['id'], words))
+    if full and set(lang) != {'ko', 'en'}:
+        err('unrelated languages %r, expected both ko and en' % lang)
+    return lang, long_logs, shared
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--registry', default=None)
@@ -323,26 +384,9 @@ def main():
     qko = data['questions_ko.jsonl']
     by_id = {r['id']: r for r in qko}
 
-    per_manual = {}
-    for r in qko:
-        if r.get('domain') == 'rnd_manual' and r.get('gold'):
-            s = r['gold'][0]['source']
-            per_manual[s] = per_manual.get(s, 0) + 1
-    for s in MANUAL_STEMS:
-        if per_manual.get(s, 0) < MIN_PER_MANUAL:
-            err('only %d manual questions whose first gold is %s (want >= %d)' % (per_manual.get(s, 0), s, MIN_PER_MANUAL))
+    per_manual, chapters = check_spread(qko, chapter)
 
-    chapters = sorted({chapter[a] for r in qko if r.get('domain') == 'constitution'
-                       for g in r.get('gold') or [] for a in g.get('articles', []) if a in chapter})
-    if chapters != list(range(1, 11)):
-        err('constitution questions cover chapters %r, expected 1..10' % chapters)
-
-    polite = [r['id'] for r in qko if r.get('polite')]
-    for r in qko:
-        ends = bool(POLITE_END.search(r['prompt'].rstrip()))
-        if ends != bool(r.get('polite')):
-            err('%s: polite=%r but the prompt %s a request ending' % (r['id'], bool(r.get('polite')),
-                                                                       'has' if ends else 'lacks'))
+    polite = check_polite(qko, POLITE_END)
     if len(polite) < MIN_POLITE:
         err('%d polite requests, expected at least %d' % (len(polite), MIN_POLITE))
     missing = sorted(COLLOQUIAL - set(by_id))
@@ -396,31 +440,7 @@ def main():
         err('sentence variants %r, expected %r' % (variants, WANT_VARIANTS))
 
     # ---- unrelated
-    lang, long_logs, shared = {}, 0, 0
-    for r in data['unrelated.jsonl']:
-        if 'gold' in r or 'domain' in r:
-            err('%s: unrelated prompt has gold/domain' % r['id'])
-        if r.get('lang') not in ('ko', 'en'):
-            err('%s: lang %r' % (r['id'], r.get('lang')))
-        lang[r.get('lang')] = lang.get(r.get('lang'), 0) + 1
-        tags = r.get('tags')
-        if not isinstance(tags, list) or not set(tags) <= TAGS:
-            err('%s: bad tags %r' % (r['id'], tags))
-            continue
-        long_ = len(r['prompt']) > 1500
-        long_logs += long_
-        if long_ != ('long_log' in tags):
-            err('%s: long_log tag does not match its length (%d)' % (r['id'], len(r['prompt'])))
-        if 'very_short' in tags and len(r['prompt']) > 20:
-            err('%s: very_short prompt of %d characters' % (r['id'], len(r['prompt'])))
-        words = CORPUS_WORDS_KO if r.get('lang') == 'ko' else CORPUS_WORDS_EN
-        hit = [w for w in words if w in r['prompt'].lower()]
-        if 'shares_corpus_words' in tags:
-            shared += 1
-            if not hit:
-                err('%s: tagged shares_corpus_words but has none of %r' % (r['id'], words))
-    if set(lang) != {'ko', 'en'}:
-        err('unrelated languages %r, expected both ko and en' % lang)
+    lang, long_logs, shared = check_unrelated(data['unrelated.jsonl'], CORPUS_WORDS_KO, CORPUS_WORDS_EN, TAGS)
     if long_logs < MIN_LONG_LOGS:
         err('only %d unrelated prompts over 1,500 characters' % long_logs)
     if shared < MIN_SHARED_WORDS:

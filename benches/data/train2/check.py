@@ -89,6 +89,7 @@ load_manuals, load_constitution, load_lo = _heldout.load_manuals, _heldout.load_
 load_pyfaq, load_faq_questions = _heldout.load_pyfaq, _heldout.load_faq_questions
 longest_shared_run, check_gold = _heldout.longest_shared_run, _heldout.check_gold
 find_registry, load_corpus = _heldout.find_registry, _heldout.load_corpus
+check_spread, check_polite, check_unrelated = _heldout.check_spread, _heldout.check_polite, _heldout.check_unrelated
 check_records, check_unique_prompts, check_questions = (_heldout.check_records, _heldout.check_unique_prompts,
                                                       _heldout.check_questions)
 
@@ -134,26 +135,9 @@ def main():
         """Whether the file's aggregate checks apply (always, unless --partial and the file is absent)."""
         return bool(data[name]) or not args.partial
 
-    per_manual = {}
-    for r in qko:
-        if r.get('domain') == 'rnd_manual' and r.get('gold'):
-            s = r['gold'][0]['source']
-            per_manual[s] = per_manual.get(s, 0) + 1
-    for s in MANUAL_STEMS:
-        if full('questions_ko.jsonl') and per_manual.get(s, 0) < MIN_PER_MANUAL:
-            err('only %d manual questions whose first gold is %s (want >= %d)' % (per_manual.get(s, 0), s, MIN_PER_MANUAL))
+    per_manual, chapters = check_spread(qko, chapter, full('questions_ko.jsonl'))
 
-    chapters = sorted({chapter[a] for r in qko if r.get('domain') == 'constitution'
-                       for g in r.get('gold') or [] for a in g.get('articles', []) if a in chapter})
-    if full('questions_ko.jsonl') and chapters != list(range(1, 11)):
-        err('constitution questions cover chapters %r, expected 1..10' % chapters)
-
-    polite = [r['id'] for r in qko if r.get('polite')]
-    for r in qko:
-        ends = bool(POLITE_END.search(r['prompt'].rstrip()))
-        if ends != bool(r.get('polite')):
-            err('%s: polite=%r but the prompt %s a request ending' % (r['id'], bool(r.get('polite')),
-                                                                       'has' if ends else 'lacks'))
+    polite = check_polite(qko, POLITE_END)
     if full('questions_ko.jsonl') and len(polite) < MIN_POLITE:
         err('%d polite requests, expected at least %d' % (len(polite), MIN_POLITE))
     inquiry = [r['id'] for r in qko if INQUIRY_END.search(r['prompt'].rstrip())]
@@ -179,31 +163,8 @@ def main():
     worst.sort(reverse=True)
 
     # ---- unrelated
-    lang, long_logs, shared = {}, 0, 0
-    for r in data['unrelated.jsonl']:
-        if 'gold' in r or 'domain' in r:
-            err('%s: unrelated prompt has gold/domain' % r['id'])
-        if r.get('lang') not in ('ko', 'en'):
-            err('%s: lang %r' % (r['id'], r.get('lang')))
-        lang[r.get('lang')] = lang.get(r.get('lang'), 0) + 1
-        tags = r.get('tags')
-        if not isinstance(tags, list) or not set(tags) <= TAGS:
-            err('%s: bad tags %r' % (r['id'], tags))
-            continue
-        long_ = len(r['prompt']) > 1500
-        long_logs += long_
-        if long_ != ('long_log' in tags):
-            err('%s: long_log tag does not match its length (%d)' % (r['id'], len(r['prompt'])))
-        if 'very_short' in tags and len(r['prompt']) > 20:
-            err('%s: very_short prompt of %d characters' % (r['id'], len(r['prompt'])))
-        words = CORPUS_WORDS_KO if r.get('lang') == 'ko' else CORPUS_WORDS_EN
-        hit = [w for w in words if w in r['prompt'].lower()]
-        if 'shares_corpus_words' in tags:
-            shared += 1
-            if not hit:
-                err('%s: tagged shares_corpus_words but has none of %r' % (r['id'], words))
-    if full('unrelated.jsonl') and set(lang) != {'ko', 'en'}:
-        err('unrelated languages %r, expected both ko and en' % lang)
+    lang, long_logs, shared = check_unrelated(data['unrelated.jsonl'], CORPUS_WORDS_KO, CORPUS_WORDS_EN, TAGS,
+                                              full('unrelated.jsonl'))
     if full('unrelated.jsonl') and long_logs < MIN_LONG_LOGS:
         err('only %d unrelated prompts over 1,500 characters' % long_logs)
     if full('unrelated.jsonl') and shared < MIN_SHARED_WORDS:
