@@ -53,9 +53,19 @@ MIN_SHARED_WORDS = 35
 MIN_LONG_LOGS = 2
 FAQ_MAX_RUN = 13            # longest run of characters a question may share with a manual FAQ question
 # Questions in everyday wording against the documents' formal wording (judged by the author).
-COLLOQUIAL = set()  # COLLOQUIAL_IDS
+COLLOQUIAL = {
+    'wq001', 'wq003', 'wq005', 'wq006', 'wq007', 'wq009', 'wq010', 'wq011', 'wq013', 'wq015', 'wq017',
+    'wq018', 'wq019', 'wq021', 'wq022', 'wq023', 'wq024', 'wq026', 'wq027', 'wq028', 'wq030', 'wq032',
+    'wq033', 'wq034', 'wq036', 'wq037', 'wq038', 'wq041', 'wq042', 'wq043', 'wq046', 'wq047', 'wq048',
+    'wq049', 'wq050', 'wq052', 'wq054', 'wq056', 'wq057', 'wq059', 'wq061', 'wq062', 'wq063', 'wq064',
+    'wq065', 'wq066', 'wq067', 'wq068', 'wq070', 'wq072', 'wq074', 'wq075', 'wq076', 'wq077', 'wq078',
+    'wq080',
+}
 # Long situational prompts: a person describing their situation in 2–4 sentences (judged by the author).
-SITUATIONAL = set()  # SITUATIONAL_IDS
+SITUATIONAL = {
+    'wq003', 'wq008', 'wq011', 'wq012', 'wq013', 'wq018', 'wq028', 'wq029', 'wq032', 'wq037', 'wq047',
+    'wq056', 'wq061', 'wq062', 'wq065', 'wq067', 'wq074',
+}
 # Request endings that make a prompt a polite request (…알려 주세요, …해줘, …부탁드려요, …정리해 줄래?).
 POLITE_END = re.compile(r'(주세요|줘|줘요|줄래|줄래요|부탁드려요|부탁드립니다|주실래요|주시겠어요|주시겠습니까|'
                         r'부탁해요|부탁합니다)[.!?~]*$')
