@@ -267,6 +267,29 @@ struct Judged {
     hits: Vec<(Hit, Vec<TermScore>, Option<String>)>,
 }
 
+/// The part of a hit's `text` that fits in `max` characters: all of it, or (cut) its best passage
+/// — the whole sentences or lines holding most of the weight of the query terms that matched the
+/// chunk (`why`), found by the instance's `analyzer`; `None` when not even one of them fits.
+fn passage<'t>(text: &'t str, why: &[TermScore], analyzer: Option<&Analyzer>, max: usize) -> Option<&'t str> {
+    if text.chars().count() <= max {
+        return Some(text);
+    }
+    let segments = budget::segments(text);
+    let weights: Vec<f64> = segments
+        .iter()
+        .map(|seg| {
+            let Some(a) = analyzer else { return 0.0 };
+            let terms: HashSet<String> = a.analyze(seg).into_iter().map(|t| t.term).collect();
+            why.iter().filter(|t| terms.contains(&t.term)).map(|t| t.score).sum()
+        })
+        .collect();
+    let (start, end) = budget::window(&segments, &weights, max)?;
+    let from: usize = segments[..start].iter().map(|s| s.len()).sum();
+    let to: usize = from + segments[start..end].iter().map(|s| s.len()).sum::<usize>();
+    let cut = text[from..to].trim();
+    (!cut.is_empty()).then_some(cut)
+}
+
 /// The instance name rule, shared by the engine, manifests and tags: 1–64 ASCII letters, digits,
 /// `-` or `_`.
 pub fn valid_name(name: &str) -> bool {
@@ -695,26 +718,51 @@ impl Engine {
                 continue;
             }
             let name = j.log.instance.clone();
+            let analyzer = self.instances.iter().find(|i| i.name == name).map(|i| &i.analyzer);
+            let score_lines: Vec<Option<String>> = j
+                .hits
+                .iter()
+                .map(|(h, why, rerank)| {
+                    (opts.format == Format::Detailed).then(|| {
+                        let mut l = context::score_line(h.score, why);
+                        if let Some(r) = rerank {
+                            l.push_str(&context::neutralize(r));
+                            l.push('\n');
+                        }
+                        l
+                    })
+                })
+                .collect();
+            let texts: Vec<String> = j.hits.iter().map(|(h, _, _)| context::neutralize(&h.text)).collect();
+            // When the hits do not all fit, each gets an even share of the budget (what a short one
+            // leaves goes to the longer ones, and what a cut leaves goes to the next).
+            let hit_demands: Vec<usize> = j
+                .hits
+                .iter()
+                .zip(&score_lines)
+                .zip(&texts)
+                .map(|(((h, _, _), l), t)| {
+                    render(&name, h, 9).chars().count()
+                        + l.as_ref().map_or(0, |l| l.chars().count())
+                        + t.chars().count()
+                        + 1
+                })
+                .collect();
+            let shares = budget::allocate(&hit_demands, allowed, allowed);
             let mut used = 0;
             let mut n_items = 0;
-            for (h, why, rerank) in &j.hits {
+            let mut carry = 0;
+            for ((((h, why, rerank), score_line), text), &share) in
+                j.hits.iter().zip(score_lines).zip(&texts).zip(&shares)
+            {
+                let room = (share + carry).min(allowed.saturating_sub(used));
+                carry = room;
                 let cite = render(&name, h, items.len() + 1);
-                let score_line = (opts.format == Format::Detailed).then(|| {
-                    let mut l = context::score_line(h.score, why);
-                    if let Some(r) = rerank {
-                        l.push_str(&context::neutralize(r));
-                        l.push('\n');
-                    }
-                    l
-                });
                 let head = cite.chars().count() + score_line.as_ref().map_or(0, |l| l.chars().count());
-                let room = allowed.saturating_sub(used);
                 if head + 2 > room {
-                    break;
+                    continue;
                 }
-                let text = context::neutralize(&h.text);
-                let Some(fitted) = budget::fit(&text, room - head - 1) else { break };
-                let cut = fitted.len() < text.len();
+                let Some(fitted) = passage(text, why, analyzer, room - head - 1) else { continue };
                 let mut item = cite;
                 if let Some(l) = &score_line {
                     item.push_str(l);
@@ -723,6 +771,7 @@ impl Engine {
                 item.push('\n');
                 let chars = item.chars().count();
                 used += chars;
+                carry = room.saturating_sub(chars);
                 n_items += 1;
                 shown.push((name.clone(), h.chunk));
                 evidence.push(Evidence {
@@ -735,9 +784,6 @@ impl Engine {
                     rerank: rerank.clone().filter(|_| opts.format == Format::Detailed),
                 });
                 items.push(item);
-                if cut {
-                    break;
-                }
             }
             j.log.chars = used;
             j.log.budget = allowed;
@@ -868,5 +914,29 @@ impl Engine {
             .into(),
         );
         Ok(Answer { route, kind, confidence: form.confidence, reasons, evidence, hints, context, log })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::text::AnalyzerSettings;
+
+    #[test]
+    fn a_cut_keeps_the_passage_that_matched() {
+        let a = Analyzer::new(AnalyzerSettings::default());
+        let term = a.analyze("감리원").into_iter().next().expect("a term").term;
+        let why = [TermScore { term, score: 2.0 }];
+        let text = format!(
+            "{}감리원은 교육을 이수한다. {}",
+            "회계 자료를 정리한다. ".repeat(10),
+            "결산을 한다. ".repeat(10)
+        );
+        let cut = passage(&text, &why, Some(&a), 40).expect("a passage");
+        assert!(cut.contains("감리원은 교육을 이수한다.") && cut.chars().count() <= 40, "{cut:?}");
+        // Whole text when it fits; the head when nothing matched; nothing when no sentence fits.
+        assert_eq!(passage(&text, &why, Some(&a), 1_000), Some(text.as_str()));
+        assert_eq!(passage(&text, &[], Some(&a), 14), Some("회계 자료를 정리한다."));
+        assert_eq!(passage(&text, &why, Some(&a), 5), None);
     }
 }

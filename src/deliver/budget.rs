@@ -2,7 +2,11 @@
 //!
 //! Field report, PART 03: 1,800 characters per instance; when several instances answer, 3,600 in
 //! total split evenly, and what a short answer leaves unused goes to the longer ones. [`allocate`]
-//! does that by water-filling; [`fit`] cuts evidence text at a sentence boundary.
+//! does that by water-filling; [`fit`] cuts evidence text at a sentence boundary. Within an
+//! instance, hits whose texts do not all fit share its budget the same way ([`allocate`] again),
+//! and a hit cut to its share keeps its best passage ([`segments`], [`window`]): the run of whole
+//! sentences or lines that holds most of the query's weight, so a long first hit does not crowd out
+//! the later ones and a cut does not drop the part that matched.
 
 use crate::text::sentences;
 
@@ -44,6 +48,48 @@ pub fn fit(text: &str, max: usize) -> Option<&str> {
     (!cut.is_empty()).then_some(cut)
 }
 
+/// `text` split into sentences (as [`fit`] cuts) and, inside a sentence, at line breaks: the units a
+/// [`window`] is made of. Concatenated they give `text` back.
+pub fn segments(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    for s in sentences(text) {
+        let mut rest = s;
+        while let Some(i) = rest.find('\n') {
+            out.push(&rest[..=i]);
+            rest = &rest[i + 1..];
+        }
+        if !rest.is_empty() {
+            out.push(rest);
+        }
+    }
+    out
+}
+
+/// The best passage of at most `max` characters: the run of consecutive `segments` `[start, end)`
+/// whose `weights` sum highest (the earliest such run on a tie; counted without the run's trailing
+/// whitespace); `None` when no single segment fits.
+pub fn window(segments: &[&str], weights: &[f64], max: usize) -> Option<(usize, usize)> {
+    let chars: Vec<usize> = segments.iter().map(|s| s.chars().count()).collect();
+    let mut best: Option<(f64, usize, usize)> = None;
+    for start in 0..segments.len() {
+        let (mut used, mut weight) = (0usize, 0.0f64);
+        let mut end = start;
+        while end < segments.len() {
+            let trailing = segments[end].len() - segments[end].trim_end().len();
+            if used + chars[end] - trailing > max {
+                break;
+            }
+            used += chars[end];
+            weight += weights.get(end).copied().unwrap_or(0.0);
+            end += 1;
+        }
+        if end > start && best.is_none_or(|(w, _, _)| weight > w) {
+            best = Some((weight, start, end));
+        }
+    }
+    best.map(|(_, s, e)| (s, e))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -81,5 +127,26 @@ mod tests {
         assert_eq!(fit(t, 17), Some("첫 문장이다. 둘째 문장이다."));
         assert_eq!(fit(t, 8), Some("첫 문장이다."));
         assert_eq!(fit(t, 3), None);
+    }
+
+    #[test]
+    fn segments_give_the_text_back() {
+        let t = "첫 문장이다. 둘째 줄\n셋째 줄\n\n넷째.";
+        let segs = segments(t);
+        assert_eq!(segs.concat(), t);
+        assert_eq!(segs, ["첫 문장이다. ", "둘째 줄\n", "셋째 줄\n", "\n", "넷째."]);
+    }
+
+    #[test]
+    fn the_window_keeps_the_heaviest_run_that_fits() {
+        let segs = ["aaaa. ", "bbbb. ", "cccc. ", "dddd."];
+        // Two segments fit (5 + 6 chars, the last one's trailing space not counted).
+        assert_eq!(window(&segs, &[0.0, 1.0, 2.0, 0.0], 11), Some((1, 3)));
+        assert_eq!(window(&segs, &[3.0, 0.0, 0.0, 0.0], 11), Some((0, 2)));
+        // A tie keeps the earliest run; nothing weighs anything: the head.
+        assert_eq!(window(&segs, &[0.0; 4], 11), Some((0, 2)));
+        assert_eq!(window(&segs, &[0.0, 1.0, 0.0, 1.0], 5), Some((1, 2)));
+        assert_eq!(window(&segs, &[1.0; 4], 4), None);
+        assert_eq!(window(&[], &[], 10), None);
     }
 }

@@ -224,6 +224,22 @@ fn one_instance_gets_1800_and_cuts_at_sentences() {
 }
 
 #[test]
+fn long_hits_share_the_budget_instead_of_crowding_out_the_later_ones() {
+    // Six hits of ~1,500 characters: before, the first two filled 3,600 and the third was cut
+    // last; now each gets an even share and is cut to its best whole sentences.
+    let c = Config { evidence_k: 6, ..Config::default() };
+    let mut e = engine_with(&[("a", instance("a", 6, 1_500))], c.clone());
+    let a = ask(&mut e, Q);
+    check_budget_invariants(&a, &c);
+    assert_eq!(a.evidence.len(), 6, "{:?}", a.evidence.iter().map(|e| e.chars).collect::<Vec<_>>());
+    for ev in &a.evidence {
+        assert!(ev.chars < 1_000, "{} chars", ev.chars);
+        assert!(ev.text.ends_with('.') && ev.text.contains("감리원"), "{:?}", ev.text);
+    }
+    assert!(a.log.injected_chars > 3_000, "{}", a.log.injected_chars);
+}
+
+#[test]
 fn shared_budget_redistributes_across_two_three_and_four_instances() {
     let c = Config::default();
     for n in 2..=4 {
