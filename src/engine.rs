@@ -530,21 +530,34 @@ impl Engine {
     /// Split forcing tags (`#rnd`) off the prompt: (query text, forced instance indexes).
     fn tags(&self, prompt: &str) -> (String, Vec<usize>) {
         let mut forced = Vec::new();
-        let mut kept: Vec<&str> = Vec::new();
-        for tok in prompt.split_whitespace() {
+        // The prompt as written (its line breaks are signals for the router), less the tags.
+        let mut kept = String::with_capacity(prompt.len());
+        let mut from = 0;
+        let mut rest = prompt;
+        while let Some(start) = rest.find(|c: char| !c.is_whitespace()) {
+            let len = rest[start..].find(char::is_whitespace).unwrap_or(rest.len() - start);
+            let tok = &rest[start..start + len];
+            let at = prompt.len() - rest.len() + start;
+            rest = &rest[start + len..];
             let name = tok
                 .strip_prefix(self.config.tag_prefix.as_str())
                 .map(|n| n.trim_end_matches(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_')));
-            match name.and_then(|n| self.instances.iter().position(|i| i.name.eq_ignore_ascii_case(n))) {
-                Some(i) => {
-                    if !forced.contains(&i) {
-                        forced.push(i);
-                    }
+            if let Some(i) =
+                name.and_then(|n| self.instances.iter().position(|i| i.name.eq_ignore_ascii_case(n)))
+            {
+                if !forced.contains(&i) {
+                    forced.push(i);
                 }
-                None => kept.push(tok),
+                kept.push_str(&prompt[from..at]);
+                from = at + len;
+                // One space or line break after a tag goes with it.
+                if let Some(c) = prompt[from..].chars().next().filter(|c| c.is_whitespace()) {
+                    from += c.len_utf8();
+                }
             }
         }
-        (kept.join(" "), forced)
+        kept.push_str(&prompt[from..]);
+        (kept.trim().to_string(), forced)
     }
 
     /// Step 4: one instance's verdict on `query` — its features, both judges, and the hits it would

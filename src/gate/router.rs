@@ -195,6 +195,9 @@ const QUESTION_ENDINGS: &[&str] = &[
 const HOWTO_NOUNS: &[&str] = &[
     "법",
     "방법",
+    // … 내주는 조항: the reader looks for the article that says so.
+    "조항",
+    "조문",
     "명령어",
     "패턴",
     "코드",
@@ -305,6 +308,11 @@ const REQUEST_ENDINGS: &[&str] = &[
     "모르겠다",
     "모르겠네요",
     "헷갈립니다",
+    "걱정됩니다",
+    "걱정돼요",
+    "걱정되네요",
+    "걱정이에요",
+    "걱정입니다",
     "헷갈려요",
     "헷갈려",
     "헷갈리네요",
@@ -661,7 +669,8 @@ pub fn classify(input: &str) -> FormVerdict {
             }
         }
     }
-    let lines = text.lines().filter(|l| !l.trim().is_empty()).count();
+    // Indented lines are code or a quotation pasted into a question, not a passage's lines.
+    let lines = text.lines().filter(|l| !l.trim().is_empty() && !l.starts_with([' ', '\t'])).count();
     if lines >= 3 {
         fire("s", "line_broken_passage", 3.0, &mut q, &mut s);
     }
@@ -706,7 +715,11 @@ pub fn classify(input: &str) -> FormVerdict {
         {
             // A long clause closed by an official document's verbal noun (… 설정할 것을 권고).
             fire("s", &format!("document_noun_ending:{e}"), 2.5, &mut q, &mut s);
-        } else if let Some(e) = HOWTO_NOUNS.iter().find(|n| lw.ends_with(**n)) {
+        } else if let Some(e) = HOWTO_NOUNS
+            .iter()
+            .find(|n| lw.ends_with(**n))
+            .filter(|n| !matches!(**n, "조항" | "조문") || sentence_ends(text) == 0)
+        {
             fire("q", &format!("howto_noun:{e}"), 2.5, &mut q, &mut s);
         } else if lw.chars().next_back().is_some_and(|c| VERB_FINAL.contains(&c)) {
             fire("q", "casual_verb_ending", 1.0, &mut q, &mut s);
@@ -841,6 +854,9 @@ mod tests {
             "연구비 카드 대신 법인카드 써도 돼요",
             "지방자치단체가 자체 조례 같은 걸 만들 수 있는 헌법 근거",
             "발표할 때 내 노트북에는 메모가 보이고 빔에는 슬라이드만 나오게 하는 거",
+            "대통령이 외국에 군대를 보낼 때 국회 동의를 받아야 한다는 조항",
+            "정산 끝나고 돌려받는 돈이 있는 건지 아니면 더 내야 하는 건지 너무 걱정됩니다",
+            "Python raises a TypeError when my handler runs:\n\n    def on_term():\n        cleanup()\n\nwhat am I doing wrong",
         ] {
             assert_eq!(form(q), Form::Question, "{q}: {:?}", classify(q));
         }
@@ -886,6 +902,7 @@ mod tests {
             "자세한 사항은 전문기관의 공고문을 참고하시기 바랍니다.",
             "The interpreter looks the name up in the local namespace first, then in the globals.",
             "연구개발기관은 협약 변경이 필요한 경우 전문기관에 변경을 요청할 수 있습니다.",
+            "이 법은 공포한 날부터 시행한다. 다만, 제3조의 개정규정은 부칙 제2조에 따른 조항",
         ] {
             assert_eq!(form(s), Form::Sentence, "{s}: {:?}", classify(s));
         }

@@ -463,6 +463,19 @@ fn bad_input_is_a_typed_error() {
 }
 
 #[test]
+fn the_router_sees_the_prompts_lines_also_after_a_tag() {
+    use groundgate::engine::Kind;
+    let mut e = engine_with(&[("a", instance("a", 6, 300))], Config::default());
+    // Three pasted lines without a sentence end: a passage by its line breaks, tag or no tag.
+    let pasted = "감리원 교육 과정 안내\n감리원은 매년 교육 과정을 이수\n교육 과정별 이수 시간 확인";
+    for prompt in [pasted.to_string(), format!("#a {pasted}"), format!("{pasted}\n#a")] {
+        let a = ask(&mut e, &prompt);
+        assert_eq!(a.kind, Kind::Sentence, "{prompt:?}: {:?}", a.reasons);
+        assert!(a.reasons.iter().any(|r| r == "sentence:line_broken_passage"), "{:?}", a.reasons);
+    }
+}
+
+#[test]
 fn router_verdicts_combine_with_the_gates() {
     use groundgate::engine::Kind;
     let mut e = engine_with(&[("a", instance("a", 6, 300))], Config::default());
