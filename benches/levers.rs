@@ -100,7 +100,14 @@ fn main() {
     if let Some(v) = std::env::var_os("GG_ABOUT") {
         opts.about = v.to_string_lossy().parse().expect("GG_ABOUT: a number");
     }
+    // GG_VOTES=even: every query term votes alike in the merge's instance share (round 2).
+    if std::env::var_os("GG_VOTES").is_some_and(|v| v == "even") {
+        opts.votes = groundgate::tools::merge::Votes::Even;
+    }
     let mut dump = String::new();
+    // GG_FEATS=FILE: per prompt and instance, the query's terms and the instance's top 60 as JSON
+    // lines, for fitting and simulating merges offline (docs/tools-bench.md, merge section).
+    let mut feats = std::env::var_os("GG_FEATS").map(|p| (p, String::new()));
     // Per set and instance: (all-4 top 5 hits, right top 4 hits, prompts), questions and sentences apart.
     let mut per: std::collections::BTreeMap<(String, String), [usize; 3]> = Default::default();
     let mut sets = vec![
@@ -115,13 +122,13 @@ fn main() {
     }
     for (set, dir) in sets {
         println!("{set}:");
-        let (mut q5, mut q4) = ((0, 0), (0, 0));
+        let (mut q5, mut q4, mut q_lost) = ((0, 0), (0, 0), 0);
         for f in SETS {
             // A set without a file (train2 has no pasted sentences) skips it.
             let Ok(text) = std::fs::read_to_string(dir.join(format!("{f}.jsonl"))) else { continue };
             let labels: Vec<Label> =
                 parse_labels(f, &text).expect("labels").into_iter().filter(|l| !l.gold.is_empty()).collect();
-            let (mut all5, mut right4) = ((0, 0), (0, 0));
+            let (mut all5, mut right4, mut lost) = ((0, 0), (0, 0), 0);
             for l in &labels {
                 let a = search::Args { query: l.prompt.clone(), k: Some(5), ..Default::default() };
                 let out = search::run_with(&e, &a, opts).expect("search");
@@ -141,11 +148,16 @@ fn main() {
                 let rank = cites.iter().position(|c| l.gold.iter().any(|g| g.matches(c)));
                 let hit4 = rank.is_some_and(|r| r < 4);
                 right4 = (right4.0 + hit4 as usize, right4.1 + 1);
+                // Merge loss: the right instance had the gold in its top 4, the merged top 5 not.
+                lost += (hit4 && !hit5) as usize;
                 let key = if f == "sentences_ko" { format!("{inst}/sent") } else { inst.clone() };
                 let c = per.entry((set.to_string(), key)).or_default();
                 c[0] += hit5 as usize;
                 c[1] += hit4 as usize;
                 c[2] += 1;
+                if let Some((_, out)) = feats.as_mut() {
+                    dump_prompt(out, &e, set, f, &inst, l, ranking);
+                }
                 if !hit5 || !hit4 {
                     let _ = writeln!(
                         dump,
@@ -181,19 +193,78 @@ fn main() {
                     }
                 }
             }
-            println!("  {f:<13} all-4 top 5 {}   right instance top 4 {}", pct(all5), pct(right4));
+            println!(
+                "  {f:<13} all-4 top 5 {}   right instance top 4 {}   merge loss {lost}",
+                pct(all5),
+                pct(right4)
+            );
             if f != "sentences_ko" {
                 q5 = (q5.0 + all5.0, q5.1 + all5.1);
                 q4 = (q4.0 + right4.0, q4.1 + right4.1);
+                q_lost += lost;
             }
         }
-        println!("  {:<13} all-4 top 5 {}   right instance top 4 {}", "questions", pct(q5), pct(q4));
+        println!(
+            "  {:<13} all-4 top 5 {}   right instance top 4 {}   merge loss {q_lost}",
+            "questions",
+            pct(q5),
+            pct(q4)
+        );
     }
     println!("per instance (set instance all5 right4 n):");
     for ((set, inst), c) in &per {
         println!("  {set} {inst:<18} {:>3} {:>3} {:>3}", c[0], c[1], c[2]);
     }
+    if let Some((p, out)) = feats {
+        std::fs::write(p, out).expect("feats");
+    }
     if let Some(p) = std::env::var_os("GG_DUMP") {
         std::fs::write(p, dump).expect("dump");
     }
+}
+
+/// One JSON line per prompt: its set, id, file, right instance and, per instance, the query's
+/// weighted terms (weight, idf, df, background level) and the top 60 (score, location, text key,
+/// gold).
+fn dump_prompt(out: &mut String, e: &Engine, set: &str, file: &str, inst: &str, l: &Label, ranking: Ranking) {
+    let mut per = Vec::new();
+    for name in e.instance_names() {
+        let ix = e.index(&name).expect("index");
+        let meta = ix.meta();
+        let weighted = groundgate::search::weighted_terms(ix, &l.prompt, ranking);
+        let mut terms = Vec::new();
+        for (t, w) in &weighted {
+            let info = ix.term(t).expect("term");
+            terms.push(serde_json::json!({
+                "t": t, "w": w,
+                "idf": info.as_ref().map(|i| i.idf),
+                "df": info.as_ref().map(|i| i.df),
+                "lv": info.as_ref().and_then(|i| ix.background_level(i.ordinal)),
+            }));
+        }
+        let ranked = groundgate::search::rank(ix, &weighted, 60, ranking).expect("rank");
+        let mut hits = Vec::new();
+        for s in &ranked {
+            let h = groundgate::search::hit(ix, 0, *s).expect("hit");
+            let chunk = ix.chunk(s.chunk).expect("chunk");
+            let key: String =
+                groundgate::text::normalize(&chunk.text).chars().filter(|c| !c.is_whitespace()).collect();
+            let mut hash: u64 = 0xcbf29ce484222325;
+            for b in key.bytes() {
+                hash = (hash ^ b as u64).wrapping_mul(0x100000001b3);
+            }
+            hits.push(serde_json::json!({
+                "c": s.chunk, "s": s.score,
+                "loc": format!("{}|{:?}|{:?}|{:?}", h.cite.source, h.cite.page, h.cite.article, h.cite.heading),
+                "key": format!("{hash:016x}"),
+                "g": l.gold.iter().any(|g| g.matches(&h.cite)),
+            }));
+        }
+        per.push(serde_json::json!({
+            "name": name, "chunks": meta.chunks, "k1": meta.bm25.k1, "terms": terms, "hits": hits,
+        }));
+    }
+    let line = serde_json::json!({"set": set, "id": l.id, "file": file, "right": inst, "inst": per});
+    out.push_str(&line.to_string());
+    out.push('\n');
 }

@@ -43,6 +43,19 @@ impl Method {
     ];
 }
 
+/// How each query term votes in an instance's share of the query ([`List::about`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Votes {
+    /// One vote per term (round 2).
+    Even,
+    /// A term's vote weighs the fourth root of its largest document share over the instances:
+    /// a term in a few chunks of one instance (a junk bigram, an everyday word a large manual uses
+    /// now and then) counts less than a term that marks an instance. Measured in
+    /// docs/tools-bench.md (merge section, session 6).
+    Share,
+}
+
 /// Merge settings.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Options {
@@ -57,6 +70,8 @@ pub struct Options {
     /// Weight λ of the instance's share of the query ([`List::about`]) in the merged score: each
     /// score is multiplied by `1 − λ + λ · n · about` (n instances; 1 when the query is spread evenly).
     pub about: f64,
+    /// How the query's terms vote in [`List::about`].
+    pub votes: Votes,
 }
 
 impl Options {
@@ -67,6 +82,7 @@ impl Options {
         dedup: true,
         ranking: crate::search::Ranking::DEFAULT,
         about: 0.75,
+        votes: Votes::Share,
     };
 }
 
@@ -80,8 +96,9 @@ pub struct List {
     /// The same with every missing term counted at the instance's largest idf.
     pub attainable_all: f32,
     /// How much the query is about this instance rather than the others, 0–1, summing to 1 over the
-    /// instances: the mean over the query's terms (those some instance has) of the term's document
-    /// share in this instance (df ÷ chunks) over the sum of its shares in all instances.
+    /// instances: the mean over the query's terms (those some instance has), each weighted by its
+    /// vote ([`Votes`]), of the term's document share in this instance (df ÷ chunks) over the sum
+    /// of its shares in all instances.
     pub about: f64,
 }
 

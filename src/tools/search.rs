@@ -13,7 +13,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::cap::Budget;
-use super::merge::{self, List, Options};
+use super::merge::{self, List, Options, Votes};
 use crate::corpus::Citation;
 use crate::engine::Engine;
 use crate::error::{Error, Result};
@@ -121,8 +121,12 @@ fn ln(x: f64) -> f64 {
     2.0 * sum + e as f64 * std::f64::consts::LN_2
 }
 
-/// [`List::about`](merge::List::about) of each instance from its terms' document shares.
-fn about_shares(shares: &[Vec<(String, f64)>]) -> Vec<f64> {
+/// [`List::about`](merge::List::about) of each instance from its terms' document shares: each
+/// term some instance has votes for the instances in proportion to its shares there; with
+/// [`Votes::Share`] a vote weighs the fourth root of the term's largest share, so a term found in
+/// a handful of one instance's chunks (a junk bigram, an everyday word the manuals use once) sways
+/// the share less than a term that marks an instance (헌법 in a fifth of the statute's chunks).
+fn about_shares(shares: &[Vec<(String, f64)>], votes: Votes) -> Vec<f64> {
     let mut about = vec![0.0; shares.len()];
     // The distinct terms some instance has, in first-seen order (deterministic).
     let mut terms: Vec<&str> = Vec::new();
@@ -133,13 +137,25 @@ fn about_shares(shares: &[Vec<(String, f64)>]) -> Vec<f64> {
             }
         }
     }
+    let mut total_votes = 0.0;
     for t in &terms {
         let of = |s: &Vec<(String, f64)>| s.iter().find(|(u, _)| u == t).map_or(0.0, |x| x.1);
         let total: f64 = shares.iter().map(of).sum();
         if total > 0.0 {
+            let vote = match votes {
+                Votes::Even => 1.0,
+                // IEEE square roots: the same bits natively and in wasm.
+                Votes::Share => shares.iter().map(of).fold(0.0f64, f64::max).sqrt().sqrt(),
+            };
+            total_votes += vote;
             for (l, s) in shares.iter().enumerate() {
-                about[l] += of(s) / total / terms.len() as f64;
+                about[l] += vote * of(s) / total;
             }
+        }
+    }
+    if total_votes > 0.0 {
+        for a in &mut about {
+            *a /= total_votes;
         }
     }
     about
@@ -185,7 +201,7 @@ pub fn run_with(engine: &Engine, a: &Args, opts: Options) -> Result<Output> {
         lists.push(List { hits, attainable_present: present as f32, attainable_all: all as f32, about: 0.0 });
         all_terms.push(terms);
     }
-    for (l, about) in about_shares(&shares).into_iter().enumerate() {
+    for (l, about) in about_shares(&shares, opts.votes).into_iter().enumerate() {
         lists[l].about = about;
     }
     let merged = merge::merge(&lists, opts.method, opts.about);
@@ -314,8 +330,17 @@ mod tests {
         let s = |v: &[(&str, f64)]| v.iter().map(|(t, x)| (t.to_string(), *x)).collect::<Vec<_>>();
         // "python" is common in instance 0 and rare in 1; "cell" only in 1; "zzz" nowhere.
         let shares = [s(&[("python", 0.3)]), s(&[("python", 0.1), ("cell", 0.2)])];
-        let a = about_shares(&shares);
+        let a = about_shares(&shares, Votes::Even);
         assert!((a[0] - 0.75 / 2.0).abs() < 1e-12 && (a[1] - (0.25 + 1.0) / 2.0).abs() < 1e-12, "{a:?}");
-        assert_eq!(about_shares(&[s(&[]), s(&[])]), vec![0.0, 0.0]);
+        assert_eq!(about_shares(&[s(&[]), s(&[])], Votes::Even), vec![0.0, 0.0]);
+        // Votes by share: "python" votes with weight 0.3^¼ (its largest share), "cell" with 0.2^¼.
+        let (wp, wc) = (0.3f64.sqrt().sqrt(), 0.2f64.sqrt().sqrt());
+        let b = about_shares(&shares, Votes::Share);
+        let want = [wp * 0.75 / (wp + wc), (wp * 0.25 + wc) / (wp + wc)];
+        assert!((b[0] - want[0]).abs() < 1e-12 && (b[1] - want[1]).abs() < 1e-12, "{b:?}");
+        // A term in few chunks of one instance votes less than one that marks another instance.
+        let c = about_shares(&[s(&[("junk", 0.0005)]), s(&[("law", 0.2)])], Votes::Share);
+        assert!(c[1] > 0.8 && (c[0] + c[1] - 1.0).abs() < 1e-12, "{c:?}");
+        assert_eq!(about_shares(&[s(&[("junk", 0.0005)]), s(&[("law", 0.2)])], Votes::Even), vec![0.5, 0.5]);
     }
 }
