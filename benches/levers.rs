@@ -104,6 +104,10 @@ fn main() {
     if std::env::var_os("GG_VOTES").is_some_and(|v| v == "even") {
         opts.votes = groundgate::tools::merge::Votes::Even;
     }
+    // GG_METHOD=attainable|calibrated|…: the merge's scale (`merge::Method`, snake case).
+    if let Some(v) = std::env::var_os("GG_METHOD") {
+        opts.method = serde_json::from_str(&format!("{:?}", v.to_string_lossy())).expect("GG_METHOD");
+    }
     let mut dump = String::new();
     // GG_FEATS=FILE: per prompt and instance, the query's terms and the instance's top 60 as JSON
     // lines, for fitting and simulating merges offline (docs/tools-bench.md, merge section).

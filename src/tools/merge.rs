@@ -2,8 +2,8 @@
 //!
 //! Raw BM25 scores are not comparable across indexes (each has its own IDFs, lengths and query
 //! terms it knows), so [`merge`] puts each instance's scores on a common scale first. The methods
-//! are measured by `benches/tools.rs` (docs/tools-bench.md); [`Options::DEFAULT`] is the one chosen
-//! there on held-out folds.
+//! are measured by `benches/tools.rs` and `benches/levers.rs` (docs/tools-bench.md);
+//! [`Options::DEFAULT`] is the one chosen there on the tuning data.
 
 use serde::{Deserialize, Serialize};
 
@@ -28,11 +28,24 @@ pub enum Method {
     Rrf,
     /// Round robin by rank, instances ordered by their top score.
     Interleave,
+    /// The attainable ratio calibrated by the instance's share of the query and its size:
+    /// ratio × (n · [`List::about`])^[`ABOUT_POWER`] × chunks^[`SIZE_POWER`], monotone in the
+    /// log-odds of a logistic model of "this hit is a gold location" over ln ratio, ln (n · about)
+    /// and ln chunks fitted on the tuning data (docs/tools-bench.md, merge section, session 6).
+    /// [`Options::about`] does not apply (the share is in the calibration).
+    Calibrated,
 }
+
+/// Power of the instance share (n · [`List::about`]) in [`Method::Calibrated`]: the fitted
+/// coefficient ratio (0.4–0.75 measure the same; ½ is an IEEE square root).
+pub const ABOUT_POWER: f64 = 0.5;
+/// Power of the instance's chunk count in [`Method::Calibrated`]: a small instance's ratios run
+/// lower (its idfs are capped by ln of its size) and its hits are more often the gold.
+pub const SIZE_POWER: f64 = -0.1;
 
 impl Method {
     /// Every method (what the bench compares).
-    pub const ALL: [Method; 7] = [
+    pub const ALL: [Method; 8] = [
         Method::Raw,
         Method::Attainable,
         Method::AttainablePresent,
@@ -40,6 +53,7 @@ impl Method {
         Method::ZScore,
         Method::Rrf,
         Method::Interleave,
+        Method::Calibrated,
     ];
 }
 
@@ -75,9 +89,10 @@ pub struct Options {
 }
 
 impl Options {
-    /// What `search` uses (chosen on the devset, docs/tools-bench.md).
+    /// What `search` uses (chosen on the tuning data, docs/tools-bench.md; `about` λ applies to
+    /// the other methods).
     pub const DEFAULT: Options = Options {
-        method: Method::Attainable,
+        method: Method::Calibrated,
         collapse: true,
         dedup: true,
         ranking: crate::search::Ranking::DEFAULT,
@@ -100,6 +115,8 @@ pub struct List {
     /// vote ([`Votes`]), of the term's document share in this instance (df ÷ chunks) over the sum
     /// of its shares in all instances.
     pub about: f64,
+    /// Chunks in the instance.
+    pub chunks: u32,
 }
 
 /// A merged result: which list, which hit, and its merged score.
@@ -125,7 +142,14 @@ pub fn merge(lists: &[List], method: Method, about: f64) -> Vec<Merged> {
     let mut out = Vec::new();
     let n_lists = lists.len() as f64;
     for (l, list) in lists.iter().enumerate() {
-        let weight = if about > 0.0 { 1.0 - about + about * n_lists * list.about } else { 1.0 };
+        let weight = match method {
+            // `libm`'s pow: pure Rust, the same bits natively and in wasm.
+            Method::Calibrated => {
+                (n_lists * list.about).max(0.0).sqrt() * libm::pow(list.chunks.max(1) as f64, SIZE_POWER)
+            }
+            _ if about > 0.0 => 1.0 - about + about * n_lists * list.about,
+            _ => 1.0,
+        };
         let n = list.hits.len().max(1) as f64;
         let mean = list.hits.iter().map(|h| h.score as f64).sum::<f64>() / n;
         let var = list.hits.iter().map(|h| (h.score as f64 - mean).powi(2)).sum::<f64>() / n;
@@ -135,7 +159,7 @@ pub fn merge(lists: &[List], method: Method, about: f64) -> Vec<Merged> {
             let rank = i as u32 + 1;
             let score = match method {
                 Method::Raw => h.score as f64,
-                Method::Attainable => ratio(h.score, list.attainable_all),
+                Method::Attainable | Method::Calibrated => ratio(h.score, list.attainable_all),
                 Method::AttainablePresent => ratio(h.score, list.attainable_present),
                 Method::Top => ratio(h.score, top),
                 Method::ZScore => {
@@ -182,6 +206,7 @@ mod tests {
             attainable_present: att,
             attainable_all: att,
             about: 0.5,
+            chunks: 100,
         }
     }
 
@@ -204,5 +229,14 @@ mod tests {
         assert_eq!(merge(&about, Method::Attainable, 0.0)[0].list, 1);
         let m = merge(&about, Method::Attainable, 1.0);
         assert_eq!((m[0].list, m[0].score), (0, 0.6 * 1.6));
+        // Calibrated: the share under a square root, and the smaller instance ahead at equal ratio
+        // and share.
+        let c = merge(&about, Method::Calibrated, 0.75);
+        assert_eq!(c[0].list, 0);
+        assert!((c[0].score - 0.6 * 1.6f64.sqrt() * 100f64.powf(SIZE_POWER)).abs() < 1e-12, "{c:?}");
+        let mut sized = [list(&[5.0], 10.0), list(&[5.0], 10.0)];
+        (sized[0].chunks, sized[1].chunks) = (20_000, 150);
+        assert_eq!(merge(&sized, Method::Calibrated, 0.0)[0].list, 1);
+        assert_eq!(merge(&sized, Method::Attainable, 0.0)[0].list, 0);
     }
 }

@@ -198,7 +198,13 @@ pub fn run_with(engine: &Engine, a: &Args, opts: Options) -> Result<Output> {
         shares.push(share);
         let hits = bm25search::rank(index, &weighted, DEPTH, opts.ranking)?;
         let terms: Vec<String> = weighted.into_iter().map(|(t, _)| t).collect();
-        lists.push(List { hits, attainable_present: present as f32, attainable_all: all as f32, about: 0.0 });
+        lists.push(List {
+            hits,
+            attainable_present: present as f32,
+            attainable_all: all as f32,
+            about: 0.0,
+            chunks: meta.chunks,
+        });
         all_terms.push(terms);
     }
     for (l, about) in about_shares(&shares, opts.votes).into_iter().enumerate() {
