@@ -29,19 +29,14 @@ pub enum Method {
     /// Round robin by rank, instances ordered by their top score.
     Interleave,
     /// The attainable ratio calibrated by the instance's share of the query and its size:
-    /// ratio × (n · [`List::about`])^[`ABOUT_POWER`] × chunks^[`SIZE_POWER`], monotone in the
-    /// log-odds of a logistic model of "this hit is a gold location" over ln ratio, ln (n · about)
-    /// and ln chunks fitted on the tuning data (docs/tools-bench.md, merge section, session 6).
-    /// [`Options::about`] does not apply (the share is in the calibration).
+    /// ratio × (n · [`List::about`])^½ × chunks^−⅛, monotone in the log-odds of a logistic model
+    /// of "this hit is a gold location" over ln ratio, ln (n · about) and ln chunks fitted on the
+    /// tuning data (docs/tools-bench.md, merge section, session 6; fitted power ratios 0.4–0.75
+    /// and −0.1 to −0.15 measure the same). A small instance's ratios run lower (its idfs are
+    /// capped by ln of its size) while its hits are more often the gold. [`Options::about`] does
+    /// not apply (the share is in the calibration).
     Calibrated,
 }
-
-/// Power of the instance share (n · [`List::about`]) in [`Method::Calibrated`]: the fitted
-/// coefficient ratio (0.4–0.75 measure the same; ½ is an IEEE square root).
-pub const ABOUT_POWER: f64 = 0.5;
-/// Power of the instance's chunk count in [`Method::Calibrated`]: a small instance's ratios run
-/// lower (its idfs are capped by ln of its size) and its hits are more often the gold.
-pub const SIZE_POWER: f64 = -0.1;
 
 impl Method {
     /// Every method (what the bench compares).
@@ -143,9 +138,10 @@ pub fn merge(lists: &[List], method: Method, about: f64) -> Vec<Merged> {
     let n_lists = lists.len() as f64;
     for (l, list) in lists.iter().enumerate() {
         let weight = match method {
-            // `libm`'s pow: pure Rust, the same bits natively and in wasm.
+            // IEEE square roots only (powers ½ and −⅛): the same bits natively and in wasm, and
+            // no pow in the wasm.
             Method::Calibrated => {
-                (n_lists * list.about).max(0.0).sqrt() * libm::pow(list.chunks.max(1) as f64, SIZE_POWER)
+                (n_lists * list.about).max(0.0).sqrt() / (list.chunks.max(1) as f64).sqrt().sqrt().sqrt()
             }
             _ if about > 0.0 => 1.0 - about + about * n_lists * list.about,
             _ => 1.0,
@@ -233,7 +229,7 @@ mod tests {
         // and share.
         let c = merge(&about, Method::Calibrated, 0.75);
         assert_eq!(c[0].list, 0);
-        assert!((c[0].score - 0.6 * 1.6f64.sqrt() * 100f64.powf(SIZE_POWER)).abs() < 1e-12, "{c:?}");
+        assert!((c[0].score - 0.6 * 1.6f64.sqrt() * 100f64.powf(-0.125)).abs() < 1e-12, "{c:?}");
         let mut sized = [list(&[5.0], 10.0), list(&[5.0], 10.0)];
         (sized[0].chunks, sized[1].chunks) = (20_000, 150);
         assert_eq!(merge(&sized, Method::Calibrated, 0.0)[0].list, 1);
