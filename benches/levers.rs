@@ -1,10 +1,11 @@
 //! Retrieval levers bench: what the pull `search` tool and the gate's per-instance ranking find,
 //! on the devset (tuning) and on benches/data/heldout (reporting only).
 //!
-//! Sets: the devset and benches/data/train (tuning; never `overlap_heldout.jsonl`), then
-//! benches/data/heldout unless `GG_DEVONLY` is set. Figures per set: gold in the `search` tool's top 5 over all four default instances (questions,
-//! sentences), and gold in the right instance's top 4 as the gate ranks it
-//! (`groundgate::search::rank`). `GG_INDEXES` picks the index directory (default `indexes/`);
+//! Sets: the devset, benches/data/train and benches/data/train2 (tuning; never
+//! `overlap_heldout.jsonl`), then benches/data/heldout unless `GG_DEVONLY` is set. Figures per
+//! set: gold in the `search` tool's top 5 over all four default instances (questions,
+//! sentences), gold in the right instance's top 4 as the gate ranks it
+//! (`groundgate::search::rank`), and the merge loss (gold in the right top 4, not in the top 5). `GG_INDEXES` picks the index directory (default `indexes/`);
 //! `GG_DUMP=FILE` writes every miss with the gold's rank in the right instance and the top hits.
 //! Run: `GG_DATA=../shared/data cargo bench --bench levers`.
 
