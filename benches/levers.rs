@@ -1,7 +1,7 @@
 //! Retrieval levers bench: what the pull `search` tool and the gate's per-instance ranking find,
 //! on the devset (tuning) and on benches/data/heldout (reporting only).
 //!
-//! Sets: the devset, benches/data/train and benches/data/train2 (tuning; never
+//! Sets: the devset, benches/data/train, train2 and train3 (tuning; never
 //! `overlap_heldout.jsonl`), then benches/data/heldout unless `GG_DEVONLY` is set. Figures per
 //! set: gold in the `search` tool's top 5 over all four default instances (questions,
 //! sentences), gold in the right instance's top 4 as the gate ranks it
@@ -119,6 +119,7 @@ fn main() {
         ("devset", data.join("devset")),
         ("train", root.join("benches/data/train")),
         ("train2", root.join("benches/data/train2")),
+        ("train3", root.join("benches/data/train3")),
     ];
     // GG_DEVONLY=1 while tuning (devset + both training sets): the held-out set is measured once
     // per kept change.
