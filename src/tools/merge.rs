@@ -143,6 +143,8 @@ pub fn merge(lists: &[List], method: Method, about: f64) -> Vec<Merged> {
             Method::Calibrated => {
                 (n_lists * list.about).max(0.0).sqrt() / (list.chunks.max(1) as f64).sqrt().sqrt().sqrt()
             }
+            // Rank order only (a weight would scale negative ranks the wrong way).
+            Method::Interleave => 1.0,
             _ if about > 0.0 => 1.0 - about + about * n_lists * list.about,
             _ => 1.0,
         };
@@ -216,6 +218,11 @@ mod tests {
         let rrf = merge(&lists, Method::Rrf, 0.0);
         assert_eq!((rrf[0].list, rrf[1].list, rrf[0].rank, rrf[1].rank), (0, 1, 1, 1));
         let il = merge(&lists, Method::Interleave, 0.0);
+        assert_eq!(il.iter().map(|m| m.list).collect::<Vec<_>>(), vec![0, 1, 0, 1]);
+        // The instance share does not reorder an interleave (it used to scale −rank).
+        let mut shared = lists.clone();
+        (shared[0].about, shared[1].about) = (0.9, 0.1);
+        let il = merge(&shared, Method::Interleave, 0.75);
         assert_eq!(il.iter().map(|m| m.list).collect::<Vec<_>>(), vec![0, 1, 0, 1]);
         assert_eq!(merge(&lists, Method::Top, 0.0)[0].score, 1.0);
         assert_eq!(merge(&[], Method::ZScore, 0.0), vec![]);
