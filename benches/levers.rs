@@ -113,6 +113,14 @@ fn main() {
     // GG_FEATS=FILE: per prompt and instance, the query's terms and the instance's top 60 as JSON
     // lines, for fitting and simulating merges offline (docs/tools-bench.md, merge section).
     let mut feats = std::env::var_os("GG_FEATS").map(|p| (p, String::new()));
+    // A second engine for `ask` (the gate's relevance per instance, in the dump).
+    let mut asker = Engine::new(Default::default()).expect("engine");
+    if feats.is_some() {
+        for name in ["rnd", "constitution", "lohelp", "pyfaq"] {
+            let bytes = std::fs::read(dir.join(format!("{name}.ggi"))).expect("index");
+            asker.add_instance(name, bytes, InstanceOptions::default()).expect("instance");
+        }
+    }
     // Per set and instance: (all-4 top 5 hits, right top 4 hits, prompts), questions and sentences apart.
     let mut per: std::collections::BTreeMap<(String, String), [usize; 3]> = Default::default();
     let mut sets = vec![
@@ -162,7 +170,14 @@ fn main() {
                 c[1] += hit4 as usize;
                 c[2] += 1;
                 if let Some((_, out)) = feats.as_mut() {
-                    dump_prompt(out, &e, set, f, &inst, l, ranking);
+                    let answer = asker.ask(&l.prompt, &Default::default()).expect("ask");
+                    let rel: Vec<(String, f64)> = answer
+                        .log
+                        .instances
+                        .iter()
+                        .map(|i| (i.instance.clone(), i.gate.as_ref().map_or(0.0, |g| g.relevance)))
+                        .collect();
+                    dump_prompt(out, &e, set, f, &inst, l, ranking, &rel);
                 }
                 if !hit5 || !hit4 {
                     let _ = writeln!(
@@ -232,7 +247,17 @@ fn main() {
 /// One JSON line per prompt: its set, id, file, right instance and, per instance, the query's
 /// weighted terms (weight, idf, df, background level) and the top 60 (score, location, text key,
 /// gold).
-fn dump_prompt(out: &mut String, e: &Engine, set: &str, file: &str, inst: &str, l: &Label, ranking: Ranking) {
+#[allow(clippy::too_many_arguments)]
+fn dump_prompt(
+    out: &mut String,
+    e: &Engine,
+    set: &str,
+    file: &str,
+    inst: &str,
+    l: &Label,
+    ranking: Ranking,
+    relevance: &[(String, f64)],
+) {
     let mut per = Vec::new();
     for name in e.instance_names() {
         let ix = e.index(&name).expect("index");
@@ -268,6 +293,7 @@ fn dump_prompt(out: &mut String, e: &Engine, set: &str, file: &str, inst: &str, 
         }
         per.push(serde_json::json!({
             "name": name, "chunks": meta.chunks, "k1": meta.bm25.k1, "terms": terms, "hits": hits,
+            "rel": relevance.iter().find(|(n, _)| *n == name).map(|x| x.1),
         }));
     }
     let line = serde_json::json!({"set": set, "id": l.id, "file": file, "right": inst, "inst": per});
