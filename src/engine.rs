@@ -267,27 +267,15 @@ struct Judged {
     hits: Vec<(Hit, Vec<TermScore>, Option<String>)>,
 }
 
-/// The part of a hit's `text` that fits in `max` characters: all of it, or (cut) its best passage
-/// — the whole sentences or lines holding most of the weight of the query terms that matched the
-/// chunk (`why`), found by the instance's `analyzer`; `None` when not even one of them fits.
-fn passage<'t>(text: &'t str, why: &[TermScore], analyzer: Option<&Analyzer>, max: usize) -> Option<&'t str> {
-    if text.chars().count() <= max {
-        return Some(text);
-    }
-    let segments = budget::segments(text);
-    let weights: Vec<f64> = segments
-        .iter()
-        .map(|seg| {
-            let Some(a) = analyzer else { return 0.0 };
-            let terms: HashSet<String> = a.analyze(seg).into_iter().map(|t| t.term).collect();
-            why.iter().filter(|t| terms.contains(&t.term)).map(|t| t.score).sum()
-        })
-        .collect();
-    let (start, end) = budget::window(&segments, &weights, max)?;
-    let from: usize = segments[..start].iter().map(|s| s.len()).sum();
-    let to: usize = from + segments[start..end].iter().map(|s| s.len()).sum::<usize>();
-    let cut = text[from..to].trim();
-    (!cut.is_empty()).then_some(cut)
+/// How much of the query a segment of a hit's text holds: the summed contributions of the query
+/// terms that matched the hit (`why`) and occur in the segment, as the instance's `analyzer` reads
+/// it (0 without one).
+fn passage_weight(segment: &str, why: &[TermScore], analyzer: Option<&Analyzer>) -> f64 {
+    let Some(a) = analyzer else { return 0.0 };
+    let mut terms: Vec<String> = a.analyze(segment).into_iter().map(|t| t.term).collect();
+    terms.sort_unstable();
+    terms.dedup();
+    why.iter().filter(|t| terms.binary_search(&t.term).is_ok()).map(|t| t.score).sum()
 }
 
 /// The instance name rule, shared by the engine, manifests and tags: 1–64 ASCII letters, digits,
@@ -550,9 +538,12 @@ impl Engine {
                 }
                 kept.push_str(&prompt[from..at]);
                 from = at + len;
-                // One space or line break after a tag goes with it.
-                if let Some(c) = prompt[from..].chars().next().filter(|c| c.is_whitespace()) {
-                    from += c.len_utf8();
+                // One space after a tag goes with it; a line break stays (a tag closing a line
+                // takes the spaces before it instead).
+                match prompt[from..].chars().next() {
+                    Some('\n' | '\r') => kept.truncate(kept.trim_end_matches([' ', '\t']).len()),
+                    Some(c) if c.is_whitespace() => from += c.len_utf8(),
+                    _ => {}
                 }
             }
         }
@@ -711,71 +702,62 @@ impl Engine {
     ) -> (Vec<Evidence>, Vec<String>) {
         let cfg = &self.config;
         let render = |inst: &str, h: &Hit, n: usize| context::citation_line(n, inst, &h.cite);
-        let demands: Vec<usize> = judged
+        // Items are numbered across instances: the demands count the widest number any can get.
+        let widest = judged.iter().map(|j| j.hits.len()).sum::<usize>().max(1);
+        // Per instance and hit: the score line (detailed format), the text, and what the item
+        // takes in full (citation line, score line, text, line break).
+        let prepared: Vec<Vec<(Option<String>, String, usize)>> = judged
             .iter()
             .map(|j| {
                 j.hits
                     .iter()
-                    .map(|(h, _, _)| {
-                        render(&j.log.instance, h, 9).chars().count() + h.text.chars().count() + 1
+                    .map(|(h, why, rerank)| {
+                        let line = (opts.format == Format::Detailed).then(|| {
+                            let mut l = context::score_line(h.score, why);
+                            if let Some(r) = rerank {
+                                l.push_str(&context::neutralize(r));
+                                l.push('\n');
+                            }
+                            l
+                        });
+                        let text = context::neutralize(&h.text);
+                        let demand = render(&j.log.instance, h, widest).chars().count()
+                            + line.as_ref().map_or(0, |l| l.chars().count())
+                            + text.chars().count()
+                            + 1;
+                        (line, text, demand)
                     })
-                    .sum()
+                    .collect()
             })
             .collect();
+        let demands: Vec<usize> = prepared.iter().map(|p| p.iter().map(|x| x.2).sum()).collect();
         let budgets = budget::allocate(&demands, cfg.instance_budget, cfg.total_budget);
         let mut evidence = Vec::new();
         let mut items: Vec<String> = Vec::new();
         let mut shown: Vec<(String, u32)> = Vec::new();
-        for (j, &allowed) in judged.iter_mut().zip(&budgets) {
+        for ((j, &allowed), prepared) in judged.iter_mut().zip(&budgets).zip(prepared) {
             if j.hits.is_empty() {
                 continue;
             }
             let name = j.log.instance.clone();
             let analyzer = self.instances.iter().find(|i| i.name == name).map(|i| &i.analyzer);
-            let score_lines: Vec<Option<String>> = j
-                .hits
-                .iter()
-                .map(|(h, why, rerank)| {
-                    (opts.format == Format::Detailed).then(|| {
-                        let mut l = context::score_line(h.score, why);
-                        if let Some(r) = rerank {
-                            l.push_str(&context::neutralize(r));
-                            l.push('\n');
-                        }
-                        l
-                    })
-                })
-                .collect();
-            let texts: Vec<String> = j.hits.iter().map(|(h, _, _)| context::neutralize(&h.text)).collect();
-            // When the hits do not all fit, each gets an even share of the budget (what a short one
-            // leaves goes to the longer ones, and what a cut leaves goes to the next).
-            let hit_demands: Vec<usize> = j
-                .hits
-                .iter()
-                .zip(&score_lines)
-                .zip(&texts)
-                .map(|(((h, _, _), l), t)| {
-                    render(&name, h, 9).chars().count()
-                        + l.as_ref().map_or(0, |l| l.chars().count())
-                        + t.chars().count()
-                        + 1
-                })
-                .collect();
-            let shares = budget::allocate(&hit_demands, allowed, allowed);
+            let hit_demands: Vec<usize> = prepared.iter().map(|x| x.2).collect();
             let mut used = 0;
             let mut n_items = 0;
-            let mut carry = 0;
-            for ((((h, why, rerank), score_line), text), &share) in
-                j.hits.iter().zip(score_lines).zip(&texts).zip(&shares)
-            {
-                let room = (share + carry).min(allowed.saturating_sub(used));
-                carry = room;
+            for (k, ((h, why, rerank), (score_line, text, _))) in j.hits.iter().zip(prepared).enumerate() {
+                let left = allowed.saturating_sub(used);
+                // When the hits left do not all fit, each gets an even share of what is left (a
+                // short one leaves the rest to the longer ones); a hit that cannot be cut to its
+                // share may take what is left, as the best hits did before the others.
+                let share = budget::allocate(&hit_demands[k..], left, left).first().copied().unwrap_or(0);
                 let cite = render(&name, h, items.len() + 1);
                 let head = cite.chars().count() + score_line.as_ref().map_or(0, |l| l.chars().count());
-                if head + 2 > room {
-                    continue;
-                }
-                let Some(fitted) = passage(text, why, analyzer, room - head - 1) else { continue };
+                let weigh = |segment: &str| passage_weight(segment, why, analyzer);
+                let fitted = [share, left]
+                    .into_iter()
+                    .filter(|&room| head + 2 <= room)
+                    .find_map(|room| budget::passage(&text, room - head - 1, &weigh));
+                let Some(fitted) = fitted else { continue };
                 let mut item = cite;
                 if let Some(l) = &score_line {
                     item.push_str(l);
@@ -784,7 +766,6 @@ impl Engine {
                 item.push('\n');
                 let chars = item.chars().count();
                 used += chars;
-                carry = room.saturating_sub(chars);
                 n_items += 1;
                 shown.push((name.clone(), h.chunk));
                 evidence.push(Evidence {
@@ -940,16 +921,17 @@ mod tests {
         let a = Analyzer::new(AnalyzerSettings::default());
         let term = a.analyze("감리원").into_iter().next().expect("a term").term;
         let why = [TermScore { term, score: 2.0 }];
+        let weigh = |seg: &str| passage_weight(seg, &why, Some(&a));
         let text = format!(
             "{}감리원은 교육을 이수한다. {}",
             "회계 자료를 정리한다. ".repeat(10),
             "결산을 한다. ".repeat(10)
         );
-        let cut = passage(&text, &why, Some(&a), 40).expect("a passage");
-        assert!(cut.contains("감리원은 교육을 이수한다.") && cut.chars().count() <= 40, "{cut:?}");
-        // Whole text when it fits; the head when nothing matched; nothing when no sentence fits.
-        assert_eq!(passage(&text, &why, Some(&a), 1_000), Some(text.as_str()));
-        assert_eq!(passage(&text, &[], Some(&a), 14), Some("회계 자료를 정리한다."));
-        assert_eq!(passage(&text, &why, Some(&a), 5), None);
+        // The passage starts at the sentence that matched and goes on as far as it fits.
+        let cut = budget::passage(&text, 40, &weigh).expect("a passage");
+        assert!(cut.starts_with("감리원은 교육을 이수한다.") && cut.chars().count() <= 40, "{cut:?}");
+        assert!(cut.contains("결산을 한다."), "{cut:?}");
+        assert_eq!(passage_weight("결산을 한다.", &why, Some(&a)), 0.0);
+        assert_eq!(passage_weight("감리원은 교육을 이수한다.", &why, None), 0.0);
     }
 }

@@ -66,28 +66,53 @@ pub fn segments(text: &str) -> Vec<&str> {
 }
 
 /// The best passage of at most `max` characters: the run of consecutive `segments` `[start, end)`
-/// whose `weights` sum highest (the earliest such run on a tie; counted without the run's trailing
-/// whitespace); `None` when no single segment fits.
+/// whose `weights` sum highest (counted without the run's trailing whitespace). A run starts at a
+/// segment that weighs something where one fits, so the matched sentence comes first and what
+/// follows it (often the answer) is kept; on a tie the earliest run wins; when nothing weighs
+/// anything, the head.
+/// `None` when no segment fits.
 pub fn window(segments: &[&str], weights: &[f64], max: usize) -> Option<(usize, usize)> {
     let chars: Vec<usize> = segments.iter().map(|s| s.chars().count()).collect();
-    let mut best: Option<(f64, usize, usize)> = None;
-    for start in 0..segments.len() {
-        let (mut used, mut weight) = (0usize, 0.0f64);
-        let mut end = start;
-        while end < segments.len() {
-            let trailing = segments[end].len() - segments[end].trim_end().len();
-            if used + chars[end] - trailing > max {
-                break;
+    let trailing: Vec<usize> =
+        segments.iter().map(|s| s.chars().rev().take_while(|c| c.is_whitespace()).count()).collect();
+    let weight = |i: usize| weights.get(i).copied().unwrap_or(0.0);
+    let best = |matched_start: bool| {
+        let mut best: Option<(f64, usize, usize)> = None;
+        for start in 0..segments.len() {
+            if matched_start && weight(start) <= 0.0 {
+                continue;
             }
-            used += chars[end];
-            weight += weights.get(end).copied().unwrap_or(0.0);
-            end += 1;
+            let (mut used, mut sum) = (0usize, 0.0f64);
+            let mut end = start;
+            while end < segments.len() && used + (chars[end] - trailing[end]) <= max {
+                used += chars[end];
+                sum += weight(end);
+                end += 1;
+            }
+            if end > start && best.is_none_or(|(w, _, _)| sum > w) {
+                best = Some((sum, start, end));
+            }
         }
-        if end > start && best.is_none_or(|(w, _, _)| weight > w) {
-            best = Some((weight, start, end));
-        }
+        best.map(|(_, s, e)| (s, e))
+    };
+    // No matched segment fits (or none matched): the best run from any start.
+    best(true).or_else(|| best(false))
+}
+
+/// The part of `text` that fits in `max` characters: all of it, or its best passage ([`window`]
+/// over its [`segments`], each weighed by `weigh`), trimmed; `None` when not even one segment fits.
+/// The passage is a verbatim slice of `text`.
+pub fn passage<'t>(text: &'t str, max: usize, weigh: &dyn Fn(&str) -> f64) -> Option<&'t str> {
+    if text.chars().count() <= max {
+        return Some(text);
     }
-    best.map(|(_, s, e)| (s, e))
+    let segments = segments(text);
+    let weights: Vec<f64> = segments.iter().map(|s| weigh(s)).collect();
+    let (start, end) = window(&segments, &weights, max)?;
+    let from: usize = segments[..start].iter().map(|s| s.len()).sum();
+    let to: usize = from + segments[start..end].iter().map(|s| s.len()).sum::<usize>();
+    let cut = text[from..to].trim();
+    (!cut.is_empty()).then_some(cut)
 }
 
 #[cfg(test)]
@@ -143,10 +168,33 @@ mod tests {
         // Two segments fit (5 + 6 chars, the last one's trailing space not counted).
         assert_eq!(window(&segs, &[0.0, 1.0, 2.0, 0.0], 11), Some((1, 3)));
         assert_eq!(window(&segs, &[3.0, 0.0, 0.0, 0.0], 11), Some((0, 2)));
+        // The run starts at a matched segment: what follows the match is kept.
+        assert_eq!(window(&segs, &[0.0, 1.0, 0.0, 0.0], 11), Some((1, 3)));
         // A tie keeps the earliest run; nothing weighs anything: the head.
         assert_eq!(window(&segs, &[0.0; 4], 11), Some((0, 2)));
         assert_eq!(window(&segs, &[0.0, 1.0, 0.0, 1.0], 5), Some((1, 2)));
         assert_eq!(window(&segs, &[1.0; 4], 4), None);
         assert_eq!(window(&[], &[], 10), None);
+    }
+
+    #[test]
+    fn wide_and_lone_whitespace_is_counted_in_characters() {
+        // U+3000 and U+00A0 are several bytes each: the window counts characters.
+        let t = "가나다라마바.\u{3000}\u{3000}\u{3000}사아자차카타파하.";
+        assert_eq!(passage(t, 1, &|_| 0.0), None);
+        assert_eq!(passage(t, 7, &|_| 0.0), Some("가나다라마바."));
+        assert_eq!(window(&["\u{3000}"], &[0.0], 5), Some((0, 1)));
+        // A run of only whitespace takes no room (the passage trims it away).
+        assert_eq!(window(&["\u{a0}\u{a0}", "가나"], &[0.0, 1.0], 0), Some((0, 1)));
+        let lines = "첫째 줄\n\u{a0}\n셋째 줄 내용이 길다";
+        let got = passage(lines, 5, &|s| if s.contains('셋') { 1.0 } else { 0.0 });
+        assert_eq!(got, Some("첫째 줄"));
+        for max in 0..40 {
+            for t in [t, lines, "\u{3000}\u{3000}", "  \n \n  "] {
+                if let Some(p) = passage(t, max, &|s| s.chars().count() as f64) {
+                    assert!(p.chars().count() <= max && t.contains(p), "{t:?} {max} → {p:?}");
+                }
+            }
+        }
     }
 }

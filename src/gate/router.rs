@@ -669,8 +669,12 @@ pub fn classify(input: &str) -> FormVerdict {
             }
         }
     }
-    // Indented lines are code or a quotation pasted into a question, not a passage's lines.
-    let lines = text.lines().filter(|l| !l.trim().is_empty() && !l.starts_with([' ', '\t'])).count();
+    // Lines indented like code (a tab, four spaces) are code pasted into a question, not a
+    // passage's lines.
+    let lines = text
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with(['\t']) && !l.starts_with("    "))
+        .count();
     if lines >= 3 {
         fire("s", "line_broken_passage", 3.0, &mut q, &mut s);
     }

@@ -240,6 +240,38 @@ fn long_hits_share_the_budget_instead_of_crowding_out_the_later_ones() {
 }
 
 #[test]
+fn a_best_hit_that_cannot_be_cut_to_its_share_keeps_its_place() {
+    // Chunks of one long sentence each: no passage fits an even share of 3,600 / 8, so each hit in
+    // turn takes what is left, best first (before: skipped for the later ones).
+    let mut b = IndexBuilder::new("a", AnalyzerSettings::default());
+    let s = b
+        .add_source(Source { id: "g".into(), title: "g".into(), kind: "guide".into(), ..Default::default() })
+        .expect("source");
+    for i in 0..8 {
+        let text = format!(
+            "감리원은 교육 과정 {i}을 이수하여야 하며 {}",
+            "그 내용과 절차와 기준을 따르고 ".repeat(30 + i)
+        );
+        let loc = groundgate::corpus::Location { page: Some(i as u32 + 1), ..Default::default() };
+        b.add_chunk(Chunk { source: s, text, location: loc, start: 0, end: 0 }).expect("chunk");
+    }
+    for k in 0..30 {
+        b.add_chunk(Chunk {
+            source: s, text: format!("예산 집행 회계 보고서 {k}번."), ..Default::default()
+        })
+        .expect("filler");
+    }
+    let c = Config::default();
+    let mut e = engine_with(&[("a", b.build().expect("build"))], c.clone());
+    let a = ask(&mut e, Q);
+    check_budget_invariants(&a, &c);
+    // The same words in each, the shorter chunk ranks higher: pages 1, 2, 3 … in order.
+    let pages: Vec<Option<u32>> = a.evidence.iter().map(|ev| ev.cite.page).collect();
+    assert!(pages.len() >= 4, "{pages:?}");
+    assert!(pages.iter().enumerate().all(|(k, p)| *p == Some(k as u32 + 1)), "{pages:?}");
+}
+
+#[test]
 fn shared_budget_redistributes_across_two_three_and_four_instances() {
     let c = Config::default();
     for n in 2..=4 {
@@ -468,7 +500,8 @@ fn the_router_sees_the_prompts_lines_also_after_a_tag() {
     let mut e = engine_with(&[("a", instance("a", 6, 300))], Config::default());
     // Three pasted lines without a sentence end: a passage by its line breaks, tag or no tag.
     let pasted = "감리원 교육 과정 안내\n감리원은 매년 교육 과정을 이수\n교육 과정별 이수 시간 확인";
-    for prompt in [pasted.to_string(), format!("#a {pasted}"), format!("{pasted}\n#a")] {
+    let closing = pasted.replacen('\n', " #a\n", 1);
+    for prompt in [pasted.to_string(), format!("#a {pasted}"), format!("{pasted}\n#a"), closing] {
         let a = ask(&mut e, &prompt);
         assert_eq!(a.kind, Kind::Sentence, "{prompt:?}: {:?}", a.reasons);
         assert!(a.reasons.iter().any(|r| r == "sentence:line_broken_passage"), "{:?}", a.reasons);
