@@ -49,17 +49,30 @@ pub fn fit(text: &str, max: usize) -> Option<&str> {
 }
 
 /// `text` split into sentences (as [`fit`] cuts) and, inside a sentence, at line breaks: the units a
-/// [`window`] is made of. Concatenated they give `text` back.
+/// [`window`] is made of. A piece without a letter (a list number "3. ", a bullet) goes with the
+/// piece after it. Concatenated they give `text` back.
 pub fn segments(text: &str) -> Vec<&str> {
-    let mut out = Vec::new();
+    let mut cuts = Vec::new();
+    let mut at = 0;
     for s in sentences(text) {
         let mut rest = s;
         while let Some(i) = rest.find('\n') {
-            out.push(&rest[..=i]);
+            at += i + 1;
+            cuts.push(at);
             rest = &rest[i + 1..];
         }
+        at += rest.len();
         if !rest.is_empty() {
-            out.push(rest);
+            cuts.push(at);
+        }
+    }
+    let mut out = Vec::new();
+    let mut from = 0;
+    for (k, &to) in cuts.iter().enumerate() {
+        let last = k + 1 == cuts.len();
+        if last || text[from..to].chars().any(char::is_alphabetic) {
+            out.push(&text[from..to]);
+            from = to;
         }
     }
     out
@@ -159,7 +172,10 @@ mod tests {
         let t = "첫 문장이다. 둘째 줄\n셋째 줄\n\n넷째.";
         let segs = segments(t);
         assert_eq!(segs.concat(), t);
-        assert_eq!(segs, ["첫 문장이다. ", "둘째 줄\n", "셋째 줄\n", "\n", "넷째."]);
+        assert_eq!(segs, ["첫 문장이다. ", "둘째 줄\n", "셋째 줄\n", "\n넷째."]);
+        let list = "기한은 다음과 같다.\n3. 근거 규정을 따른다. 4. 납부한다.";
+        assert_eq!(segments(list), ["기한은 다음과 같다.\n", "3. 근거 규정을 따른다. ", "4. 납부한다."]);
+        assert_eq!(segments("1. 2. "), ["1. 2. "]);
     }
 
     #[test]
