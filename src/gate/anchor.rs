@@ -121,7 +121,7 @@ pub fn derive<'a>(headings: impl IntoIterator<Item = &'a str>, n: usize) -> Vec<
         let mut words: Vec<String> = h
             .split(|c: char| !(c.is_alphanumeric()))
             .filter_map(|w| {
-                let w = w.to_lowercase();
+                let w = crate::text::lowercase(w);
                 if w.chars().all(korean::is_hangul_syllable) {
                     let s = korean::strip(&w);
                     (s.chars().count() >= 2).then(|| s.to_string())

@@ -579,7 +579,7 @@ fn question_clause_inside(text: &str) -> Option<String> {
 /// instance whose hits carry articles this says the prompt asks *where in these documents*
 /// (the gate's `article_ask` feature).
 pub fn asks_article(input: &str) -> bool {
-    let t: String = input.to_lowercase();
+    let t: String = crate::text::lowercase(input);
     if t.contains("조항") || t.contains("조문") {
         return true;
     }
@@ -613,7 +613,7 @@ pub fn classify(input: &str) -> FormVerdict {
         }
     };
     let text = input.trim();
-    let lower = text.to_lowercase();
+    let lower = crate::text::lowercase(text);
     // Strong signals.
     if lower.contains("<pasted_content") || lower.contains("<pasted-content") {
         fire("s", "pasted_content", 10.0, &mut q, &mut s);
@@ -646,7 +646,7 @@ pub fn classify(input: &str) -> FormVerdict {
         let h = strip_trailing(head);
         let hw: String =
             last_word(h).chars().filter(|c| crate::text::korean::is_hangul_syllable(*c)).collect();
-        let first = h.split_whitespace().next().unwrap_or("").to_lowercase();
+        let first = crate::text::lowercase(h.split_whitespace().next().unwrap_or(""));
         if h.chars().count() <= 60
             && (ends_with_any(&hw, REQUEST_ENDINGS).is_some() || REQUEST_VERBS_EN.contains(&first.as_str()))
         {
@@ -741,8 +741,9 @@ pub fn classify(input: &str) -> FormVerdict {
     let ascii_words: Vec<&&str> = words.iter().filter(|w| w.is_ascii()).collect();
     let mostly_english = ascii_words.len() * 2 > words.len() && !hangul_last;
     if mostly_english {
-        let last_sentence =
-            text.trim_end_matches(['.', ' ']).rsplit(['.', '!', '\n']).next().unwrap_or("").to_lowercase();
+        let last_sentence = crate::text::lowercase(
+            text.trim_end_matches(['.', ' ']).rsplit(['.', '!', '\n']).next().unwrap_or(""),
+        );
         let last_first =
             last_sentence.split(|c: char| !c.is_alphanumeric()).find(|w| !w.is_empty()).unwrap_or("");
         let opener = {

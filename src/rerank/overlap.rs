@@ -10,7 +10,7 @@ pub const SHINGLE: usize = 8;
 
 /// The letters and digits of `text`, lowercased.
 fn squashed(text: &str) -> Vec<char> {
-    text.chars().filter(|c| c.is_alphanumeric()).flat_map(char::to_lowercase).collect()
+    text.chars().filter(|c| c.is_alphanumeric()).flat_map(crate::text::case::lower_char).collect()
 }
 
 /// Hashes of the `SHINGLE`-character windows of `text` (FNV-1a; deterministic everywhere).

@@ -11,6 +11,8 @@
 //! syllable composition (Unicode §3.12) and the full-width block — and fit in a few lines here. Other
 //! scripts' combining sequences are left as they are (they are matched as written).
 
+use super::case::push_lower;
+
 const S_BASE: u32 = 0xAC00;
 const L_BASE: u32 = 0x1100;
 const V_BASE: u32 = 0x1161;
@@ -70,14 +72,6 @@ fn fold_width(c: char) -> char {
         0xFF01..=0xFF5E => char::from_u32(cp - 0xFF01 + 0x21).unwrap_or(c),
         0x3000 | 0x00A0 | 0x2000..=0x200A | 0x202F | 0x205F => ' ',
         _ => c,
-    }
-}
-
-fn push_lower(out: &mut String, c: char) {
-    if c.is_ascii() {
-        out.push(c.to_ascii_lowercase());
-    } else {
-        out.extend(c.to_lowercase());
     }
 }
 
