@@ -52,7 +52,7 @@ fn lookup(c: char) -> char {
     let len = (head >> 21 & 0x7F) + 1;
     let stride = (head >> 28) + 1;
     let off = cp - start;
-    if off % stride != 0 || off / stride >= len {
+    if !off.is_multiple_of(stride) || off / stride >= len {
         return c;
     }
     char::from_u32(cp.wrapping_add_signed(delta)).unwrap_or(c)
