@@ -377,6 +377,42 @@ mod tests {
     }
 
     #[test]
+    fn utf16_and_utf8_agree_on_random_code() {
+        // Random stored bytes, mostly well-formed (ASCII, syllable pairs, UTF-8 sequences), some
+        // not (pairs past U+D7A3, stray bytes, cut sequences): the UTF-16 decode succeeds exactly
+        // when the UTF-8 one does, with the same text.
+        let mut g = crate::test_bits::Bits(5);
+        for round in 0..3000 {
+            let mut coded = Vec::new();
+            for _ in 0..(g.next() % 40) {
+                match g.next() % 12 {
+                    0..=3 => coded.push((g.next() % 0x80) as u8),
+                    4..=8 => {
+                        let s = (g.next() % 11_172) as u32;
+                        coded.extend([0x80 + (s >> 8) as u8, s as u8]);
+                    }
+                    9 => coded
+                        .extend("∙･😀é".chars().nth((g.next() % 4) as usize).unwrap().to_string().bytes()),
+                    10 if round % 4 == 0 => coded.push((g.next() % 256) as u8),
+                    _ => coded.push(b' '),
+                }
+            }
+            let mut section = HANGUL_MARK.to_le_bytes().to_vec();
+            section.extend_from_slice(&coded);
+            let len = coded.len() as u32;
+            let mut units = vec![9u16];
+            let utf16 = read_utf16(&section, 3, 0, 0, len, &mut units);
+            match read(&section, 3, 0, 0, len) {
+                Ok(t) => {
+                    assert!(utf16.is_ok(), "{coded:?}");
+                    assert_eq!(units[1..], t.encode_utf16().collect::<Vec<_>>()[..], "{coded:?}");
+                }
+                Err(_) => assert!(utf16.is_err() && units == [9], "{coded:?}"),
+            }
+        }
+    }
+
+    #[test]
     fn push_utf16_is_encode_utf16() {
         let texts =
             ["", "a", "ascii only", "연구개발비", "😀", "a😀b", "é·—\u{feff}힣가\u{10ffff}\u{ffff}", "\0x"];
