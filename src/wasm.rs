@@ -181,7 +181,8 @@ fn js_string(text: &str) -> JsValue {
     if text.is_ascii() || !UTF16.with(Option::is_some) {
         return JsValue::from_str(text);
     }
-    let units: Vec<u16> = text.encode_utf16().collect();
+    let mut units = Vec::new();
+    crate::index::text::push_utf16(text, &mut units);
     js_text(&units)
 }
 

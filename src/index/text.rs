@@ -123,35 +123,76 @@ fn unhangul(src: &[u8]) -> Option<String> {
 }
 
 /// Decode Hangul two-byte code straight to UTF-16 code units, appended to `out` (`None` if it is
-/// not valid code: exactly when [`unhangul`] refuses it). For hosts whose strings are UTF-16 (JS):
-/// a syllable pair is one unit, ASCII one unit, other runs are checked as UTF-8 and re-encoded.
+/// not valid code: exactly when [`unhangul`] refuses it; `out` may then hold a partial decode, which
+/// the caller truncates). For hosts whose strings are UTF-16 (JS): a syllable pair is one unit,
+/// ASCII one unit, other runs are checked as UTF-8 and re-encoded. A text never has more units
+/// than stored bytes (ASCII 1 → 1, a pair 2 → 1, a UTF-8 sequence of 2–4 bytes 1–2 units), so
+/// `out` grows once by the byte count and the units are written by index, then cut to length: no
+/// capacity check per unit (a wasm search decodes ~4,000 units for ten R&D hits).
 fn unhangul_utf16(src: &[u8], out: &mut Vec<u16>) -> Option<()> {
-    out.reserve(src.len());
-    let mut i = 0;
+    let mark = out.len();
+    out.resize(mark + src.len(), 0);
+    let dst = out.get_mut(mark..)?;
+    let (mut i, mut o) = (0usize, 0usize);
     while let Some(&b) = src.get(i) {
-        match b {
+        let unit = match b {
             0x00..0x80 => {
-                out.push(b as u16);
                 i += 1;
+                b as u16
             }
             0x80..0xC0 => {
                 let c = SYLLABLE_FIRST + (((b as u32 - 0x80) << 8) | *src.get(i + 1)? as u32);
                 if c > SYLLABLE_LAST {
                     return None;
                 }
-                out.push(c as u16);
                 i += 2;
+                c as u16
             }
             _ => {
                 // A run of UTF-8 sequences (and ASCII) up to the next syllable, as in `unhangul`:
                 // ASCII bytes are character boundaries, so the runs validate alike.
                 let j = run_end(src, i);
-                out.extend(std::str::from_utf8(src.get(i..j)?).ok()?.encode_utf16());
+                o += utf16_into(std::str::from_utf8(src.get(i..j)?).ok()?, dst.get_mut(o..)?)?;
                 i = j;
+                continue;
+            }
+        };
+        *dst.get_mut(o)? = unit;
+        o += 1;
+    }
+    out.truncate(mark + o);
+    Some(())
+}
+
+/// `text` as UTF-16 code units (`text.encode_utf16()`) appended to `out`, for hosts whose strings
+/// are UTF-16 (JS). A text never has more units than UTF-8 bytes, so `out` grows once by the byte
+/// count, the units are written by index and `out` is cut to length: no capacity check per unit
+/// (collecting `encode_utf16` was 4 % of a wasm search, for the hits' ~3 KB of field JSON).
+pub fn push_utf16(text: &str, out: &mut Vec<u16>) {
+    let mark = out.len();
+    out.resize(mark + text.len(), 0);
+    let n = out.get_mut(mark..).and_then(|dst| utf16_into(text, dst)).unwrap_or(0);
+    out.truncate(mark + n);
+}
+
+/// Write `text`'s UTF-16 units at the start of `dst`; how many (`None` if `dst` is too short,
+/// which a `dst` of `text.len()` units never is).
+fn utf16_into(text: &str, dst: &mut [u16]) -> Option<usize> {
+    let mut o = 0;
+    for ch in text.chars() {
+        let c = ch as u32;
+        if c < 0x1_0000 {
+            *dst.get_mut(o)? = c as u16;
+            o += 1;
+        } else {
+            let mut pair = [0u16; 2];
+            for &u in ch.encode_utf16(&mut pair).iter() {
+                *dst.get_mut(o)? = u;
+                o += 1;
             }
         }
     }
-    Some(())
+    Some(o)
 }
 
 /// Chunks per compressed block.
@@ -261,7 +302,7 @@ pub fn read_utf16(
 ) -> Result<()> {
     let group = if version < 3 { 0 } else { u32_at(section, 0).unwrap_or(0) };
     if group != HANGUL_MARK {
-        out.extend(read(section, version, id, off, len)?.encode_utf16());
+        push_utf16(&read(section, version, id, off, len)?, out);
         return Ok(());
     }
     let bad = |d: &str| Error::corrupt("text", format!("chunk {id}: {d}"));
@@ -332,6 +373,56 @@ mod tests {
             let mut s = section.clone();
             s[at] ^= 0xa5;
             let _ = read(&s, 3, 1, starts[1], 10);
+        }
+    }
+
+    #[test]
+    fn utf16_and_utf8_agree_on_random_code() {
+        // Random stored bytes, mostly well-formed (ASCII, syllable pairs, UTF-8 sequences), some
+        // not (pairs past U+D7A3, stray bytes, cut sequences): the UTF-16 decode succeeds exactly
+        // when the UTF-8 one does, with the same text.
+        let mut g = crate::test_bits::Bits(5);
+        for round in 0..3000 {
+            let mut coded = Vec::new();
+            for _ in 0..(g.next() % 40) {
+                match g.next() % 12 {
+                    0..=3 => coded.push((g.next() % 0x80) as u8),
+                    4..=8 => {
+                        let s = (g.next() % 11_172) as u32;
+                        coded.extend([0x80 + (s >> 8) as u8, s as u8]);
+                    }
+                    9 => coded
+                        .extend("∙･😀é".chars().nth((g.next() % 4) as usize).unwrap().to_string().bytes()),
+                    10 if round % 4 == 0 => coded.push((g.next() % 256) as u8),
+                    _ => coded.push(b' '),
+                }
+            }
+            let mut section = HANGUL_MARK.to_le_bytes().to_vec();
+            section.extend_from_slice(&coded);
+            let len = coded.len() as u32;
+            let mut units = vec![9u16];
+            let utf16 = read_utf16(&section, 3, 0, 0, len, &mut units);
+            match read(&section, 3, 0, 0, len) {
+                Ok(t) => {
+                    assert!(utf16.is_ok(), "{coded:?}");
+                    assert_eq!(units[1..], t.encode_utf16().collect::<Vec<_>>()[..], "{coded:?}");
+                }
+                Err(_) => assert!(utf16.is_err() && units == [9], "{coded:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn push_utf16_is_encode_utf16() {
+        let texts =
+            ["", "a", "ascii only", "연구개발비", "😀", "a😀b", "é·—\u{feff}힣가\u{10ffff}\u{ffff}", "\0x"];
+        for t in texts {
+            for prefix in [&[][..], &[1u16, 2, 3][..]] {
+                let mut out = prefix.to_vec();
+                push_utf16(t, &mut out);
+                let want: Vec<u16> = prefix.iter().copied().chain(t.encode_utf16()).collect();
+                assert_eq!(out, want, "{t:?}");
+            }
         }
     }
 

@@ -228,8 +228,12 @@ pub fn strip(word: &str) -> &str {
 }
 
 fn strip_once(word: &str) -> &str {
+    let Some(&last) = word.as_bytes().last() else { return word };
     let syllables = word.chars().count();
-    for &(suffix, min_left, after) in SUFFIXES {
+    // Only the suffixes ending in the word's last byte can match, in list order: the same first
+    // match as a scan of all 139 (a long prompt's evidence passages strip thousands of words).
+    for &i in by_last_byte().get(last as usize).map_or(&[][..], Vec::as_slice) {
+        let Some(&(suffix, min_left, after)) = SUFFIXES.get(i as usize) else { continue };
         if let Some(stem) = word.strip_suffix(suffix) {
             let left = syllables - suffix.chars().count();
             if left >= min_left && left > 0 && fits(stem, after) {
@@ -240,9 +244,55 @@ fn strip_once(word: &str) -> &str {
     word
 }
 
+/// [`SUFFIXES`]' positions by their last byte, in list order (made at first use).
+fn by_last_byte() -> &'static [Vec<u8>] {
+    static INDEX: std::sync::OnceLock<Vec<Vec<u8>>> = std::sync::OnceLock::new();
+    INDEX.get_or_init(|| {
+        let mut index = vec![Vec::new(); 256];
+        for (i, (suffix, _, _)) in SUFFIXES.iter().enumerate() {
+            if let (Some(&b), Ok(i)) = (suffix.as_bytes().last(), u8::try_from(i))
+                && let Some(list) = index.get_mut(b as usize)
+            {
+                list.push(i);
+            }
+        }
+        index
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_index_by_last_byte_finds_what_a_scan_finds() {
+        // strip_once looks only at suffixes ending in the word's last byte: exact only if none is
+        // empty and every one is indexed.
+        assert!(SUFFIXES.iter().all(|(s, _, _)| !s.is_empty()) && SUFFIXES.len() <= 256);
+        assert_eq!(by_last_byte().iter().map(Vec::len).sum::<usize>(), SUFFIXES.len());
+        fn scan(word: &str) -> &str {
+            let syllables = word.chars().count();
+            for &(suffix, min_left, after) in SUFFIXES {
+                if let Some(stem) = word.strip_suffix(suffix) {
+                    let left = syllables - suffix.chars().count();
+                    if left >= min_left && left > 0 && fits(stem, after) {
+                        return stem;
+                    }
+                }
+            }
+            word
+        }
+        let stems = ["", "감리원", "법", "제출", "회의", "a", "연구기관", "사"];
+        for stem in stems {
+            for (suffix, _, _) in SUFFIXES {
+                for tail in ["", "는", "을"] {
+                    let w = format!("{stem}{suffix}{tail}");
+                    assert_eq!(strip_once(&w), scan(&w), "{w}");
+                }
+            }
+            assert_eq!(strip_once(stem), scan(stem), "{stem}");
+        }
+    }
 
     #[test]
     fn particles_do_not_hide_the_noun() {
