@@ -268,14 +268,11 @@ struct Judged {
 }
 
 /// How much of the query a segment of a hit's text holds: the summed contributions of the query
-/// terms that matched the hit (`why`) and occur in the segment, as the instance's `analyzer` reads
-/// it (0 without one).
-fn passage_weight(segment: &str, why: &[TermScore], analyzer: Option<&Analyzer>) -> f64 {
-    let Some(a) = analyzer else { return 0.0 };
-    let mut terms: Vec<String> = a.analyze(segment).into_iter().map(|t| t.term).collect();
-    terms.sort_unstable();
-    terms.dedup();
-    why.iter().filter(|t| terms.binary_search(&t.term).is_ok()).map(|t| t.score).sum()
+/// terms that matched the hit (`why`) and occur in the segment as normalised for matching (a term
+/// is a stem, a word or a bigram of the text: a substring test, no analysis per segment).
+fn passage_weight(segment: &str, why: &[TermScore]) -> f64 {
+    let seg = crate::text::normalize(segment);
+    why.iter().filter(|t| !t.term.is_empty() && seg.contains(t.term.as_str())).map(|t| t.score).sum()
 }
 
 /// The instance name rule, shared by the engine, manifests and tags: 1–64 ASCII letters, digits,
@@ -740,7 +737,6 @@ impl Engine {
                 continue;
             }
             let name = j.log.instance.clone();
-            let analyzer = self.instances.iter().find(|i| i.name == name).map(|i| &i.analyzer);
             let hit_demands: Vec<usize> = prepared.iter().map(|x| x.2).collect();
             let mut used = 0;
             let mut n_items = 0;
@@ -752,7 +748,7 @@ impl Engine {
                 let share = budget::allocate(&hit_demands[k..], left, left).first().copied().unwrap_or(0);
                 let cite = render(&name, h, items.len() + 1);
                 let head = cite.chars().count() + score_line.as_ref().map_or(0, |l| l.chars().count());
-                let weigh = |segment: &str| passage_weight(segment, why, analyzer);
+                let weigh = |segment: &str| passage_weight(segment, why);
                 let fitted = [share, left]
                     .into_iter()
                     .filter(|&room| head + 2 <= room)
@@ -921,7 +917,7 @@ mod tests {
         let a = Analyzer::new(AnalyzerSettings::default());
         let term = a.analyze("감리원").into_iter().next().expect("a term").term;
         let why = [TermScore { term, score: 2.0 }];
-        let weigh = |seg: &str| passage_weight(seg, &why, Some(&a));
+        let weigh = |seg: &str| passage_weight(seg, &why);
         let text = format!(
             "{}감리원은 교육을 이수한다. {}",
             "회계 자료를 정리한다. ".repeat(10),
@@ -931,7 +927,10 @@ mod tests {
         let cut = budget::passage(&text, 40, &weigh).expect("a passage");
         assert!(cut.starts_with("감리원은 교육을 이수한다.") && cut.chars().count() <= 40, "{cut:?}");
         assert!(cut.contains("결산을 한다."), "{cut:?}");
-        assert_eq!(passage_weight("결산을 한다.", &why, Some(&a)), 0.0);
-        assert_eq!(passage_weight("감리원은 교육을 이수한다.", &why, None), 0.0);
+        assert_eq!(passage_weight("결산을 한다.", &why), 0.0);
+        assert_eq!(passage_weight("감리원은 교육을 이수한다.", &why), 2.0);
+        // Matching is on the normalised text: full width and case fold.
+        let en = [TermScore { term: "thread".into(), score: 1.5 }];
+        assert_eq!(passage_weight("Ｔｈｒｅａｄｓ run.", &en), 1.5);
     }
 }

@@ -128,28 +128,33 @@ fn ln(x: f64) -> f64 {
 /// the share less than a term that marks an instance (헌법 in a fifth of the statute's chunks).
 fn about_shares(shares: &[Vec<(String, f64)>], votes: Votes) -> Vec<f64> {
     let mut about = vec![0.0; shares.len()];
-    // The distinct terms some instance has, in first-seen order (deterministic).
-    let mut terms: Vec<&str> = Vec::new();
-    for s in shares {
-        for (t, _) in s {
-            if !terms.contains(&t.as_str()) {
-                terms.push(t);
-            }
+    // The distinct terms some instance has, in first-seen order (deterministic; the sums below run
+    // in this order), each with its first share in every instance — one pass with an ordered map,
+    // so a query of thousands of terms costs n log n, not n².
+    let mut index: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
+    let mut table: Vec<Vec<Option<f64>>> = Vec::new();
+    for (l, s) in shares.iter().enumerate() {
+        for (t, x) in s {
+            let i = *index.entry(t.as_str()).or_insert_with(|| {
+                table.push(vec![None; shares.len()]);
+                table.len() - 1
+            });
+            table[i][l].get_or_insert(*x);
         }
     }
     let mut total_votes = 0.0;
-    for t in &terms {
-        let of = |s: &Vec<(String, f64)>| s.iter().find(|(u, _)| u == t).map_or(0.0, |x| x.1);
-        let total: f64 = shares.iter().map(of).sum();
+    for row in &table {
+        let of = |l: usize| row[l].unwrap_or(0.0);
+        let total: f64 = (0..shares.len()).map(of).sum();
         if total > 0.0 {
             let vote = match votes {
                 Votes::Even => 1.0,
                 // IEEE square roots: the same bits natively and in wasm.
-                Votes::Share => shares.iter().map(of).fold(0.0f64, f64::max).sqrt().sqrt(),
+                Votes::Share => (0..shares.len()).map(of).fold(0.0f64, f64::max).sqrt().sqrt(),
             };
             total_votes += vote;
-            for (l, s) in shares.iter().enumerate() {
-                about[l] += vote * of(s) / total;
+            for (l, a) in about.iter_mut().enumerate() {
+                *a += vote * of(l) / total;
             }
         }
     }
