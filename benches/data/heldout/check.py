@@ -215,7 +215,7 @@ def read_jsonl(path, name):
 
 
 # ---------------------------------------------------------------- registry and corpus (shared by
-# the three label validators: heldout, train, train2)
+# the label validators: heldout, train, train2, train3)
 def find_registry(registry):
     """The registry directory: `registry` if given, else the repository's sibling
     ../shared/data/registry (also from a worktree under wt/NAME); exits when there is none."""
@@ -231,6 +231,20 @@ def find_registry(registry):
     if not os.path.isdir(os.path.join(registry, 'pypi-korean-rnd-regs-mcp-0.61.0')):
         sys.exit('not a registry directory (no pypi-korean-rnd-regs-mcp-0.61.0/ inside): %s' % registry)
     return registry
+
+
+def training_args(here):
+    """The training-set validators' command line: --registry (resolved by find_registry),
+    --devset, --compare (repeatable), --partial, --dir (default `here`, the validator's directory)."""
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--registry', default=None)
+    ap.add_argument('--devset', default=None)
+    ap.add_argument('--compare', action='append', default=[])
+    ap.add_argument('--partial', action='store_true')
+    ap.add_argument('--dir', default=here)
+    args = ap.parse_args()
+    args.registry = find_registry(args.registry)
+    return args
 
 
 def load_corpus(reg):
@@ -318,20 +332,26 @@ def check_spread(qko, chapter, full=True):
     return per_manual, chapters
 
 
-def check_polite(qko, polite_end):
-    """The `polite` flag agrees with a request ending (`polite_end`); returns the polite ids."""
+def check_polite(qko, polite_end, least=0, full=True):
+    """The `polite` flag agrees with a request ending (`polite_end`), and (unless `full` is False)
+    at least `least` prompts are polite requests; returns the polite ids."""
     for r in qko:
         ends = bool(polite_end.search(r['prompt'].rstrip()))
         if ends != bool(r.get('polite')):
             err('%s: polite=%r but the prompt %s a request ending' % (r['id'], bool(r.get('polite')),
                                                                        'has' if ends else 'lacks'))
-    return [r['id'] for r in qko if r.get('polite')]
+    polite = [r['id'] for r in qko if r.get('polite')]
+    if full and len(polite) < least:
+        err('%d polite requests, expected at least %d' % (len(polite), least))
+    return polite
 
 
-def check_unrelated(rows, words_ko, words_en, tags_allowed, full=True):
+def check_unrelated(rows, words_ko, words_en, tags_allowed, full=True, least_long=0, least_shared=0):
     """Unrelated prompts: no gold, a language, known tags that match the prompt (long_log,
-    very_short, shares_corpus_words from `words_ko` / `words_en`); both languages present.
-    Returns (prompts per language, long logs, prompts sharing corpus words)."""
+    very_short, shares_corpus_words from `words_ko` / `words_en`); both languages present, at
+    least `least_long` prompts over 1,500 characters and `least_shared` sharing corpus words
+    (the last three skipped when `full` is False). Returns (prompts per language, long logs,
+    prompts sharing corpus words)."""
     lang, long_logs, shared = {}, 0, 0
     for r in rows:
         if 'gold' in r or 'domain' in r:
@@ -357,55 +377,102 @@ def check_unrelated(rows, words_ko, words_en, tags_allowed, full=True):
                 err('%s: tagged shares_corpus_words but has none of %r' % (r['id'], words))
     if full and set(lang) != {'ko', 'en'}:
         err('unrelated languages %r, expected both ko and en' % lang)
+    if full and long_logs < least_long:
+        err('only %d unrelated prompts over 1,500 characters' % long_logs)
+    if full and shared < least_shared:
+        err('only %d unrelated prompts share words with the corpus' % shared)
     return lang, long_logs, shared
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument('--registry', default=None)
-    ap.add_argument('--devset', default=None)
-    ap.add_argument('--dir', default=HERE)
-    args = ap.parse_args()
-    args.registry = find_registry(args.registry)
-    manuals, arts, chapter, lo_ids, pyfaq, faq_hay = load_corpus(args.registry)
-
-    # ---- files, ids, kinds, domains
+def read_expected(directory, expected, partial=False, aside=None):
+    """Read every file of `expected` (name -> dict(n, kind, route, prefix[, domains])) from
+    `directory`: a missing file is an error unless `partial`; records of the file `aside` in the
+    same directory whose id has the file's prefix count with it (records set aside, see
+    ../train/README.md); then record counts, check_records and check_unique_prompts.
+    Returns {file name: records} (an empty list for a missing file)."""
     all_ids, data = set(), {}
-    for name, exp in EXPECTED.items():
-        rows = read_jsonl(os.path.join(args.dir, name), name)
+    for name, exp in expected.items():
+        path = os.path.join(directory, name)
+        if not os.path.exists(path):
+            if not partial:
+                err('%s: missing' % name)
+            data[name] = []
+            continue
+        rows = read_jsonl(path, name)
+        if aside:
+            aside_path = os.path.join(directory, aside)
+            if os.path.exists(aside_path):
+                rows += [r for r in read_jsonl(aside_path, aside)
+                         if str(r.get('id', '')).startswith(exp['prefix'])]
         data[name] = rows
         if len(rows) != exp['n']:
             err('%s: %d records, expected %d' % (name, len(rows), exp['n']))
         check_records(name, rows, exp, all_ids)
     check_unique_prompts(data)
+    return data
 
-    # ---- questions (Korean and English)
-    check_questions(data, manuals, arts, lo_ids, pyfaq)
-    qko = data['questions_ko.jsonl']
-    by_id = {r['id']: r for r in qko}
 
-    per_manual, chapters = check_spread(qko, chapter)
+def full_checker(data, partial):
+    """full(name): whether the aggregate checks of file `name` apply (always, unless `partial`
+    and the file is absent)."""
+    def full(name):
+        return bool(data[name]) or not partial
+    return full
 
-    polite = check_polite(qko, POLITE_END)
-    if len(polite) < MIN_POLITE:
-        err('%d polite requests, expected at least %d' % (len(polite), MIN_POLITE))
-    missing = sorted(COLLOQUIAL - set(by_id))
-    if missing:
-        err('colloquial ids not in questions_ko.jsonl: %s' % missing)
-    if len(COLLOQUIAL) < MIN_COLLOQUIAL:
-        err('%d colloquial questions, expected at least %d' % (len(COLLOQUIAL), MIN_COLLOQUIAL))
 
+def check_listed(by_id, lists, full=True):
+    """Hand-listed question ids: for each (label, ids, least) of `lists`, every id is a record of
+    questions_ko.jsonl (`by_id`) and the list holds at least `least` ids; skipped unless `full`."""
+    for label, ids, least in lists:
+        missing = sorted(ids - set(by_id))
+        if missing and full:
+            err('%s ids not in questions_ko.jsonl: %s' % (label, missing))
+        if full and len(ids) < least:
+            err('%d %s questions, expected at least %d' % (len(ids), label, least))
+
+
+def sentence_count(p):
+    """Sentences in a prompt: pieces ending in . ? ! or a line break."""
+    return len([s for s in re.split(r'(?<=[.?!])\s+|\n+', p.strip()) if s.strip()])
+
+
+def check_situational(by_id, ids):
+    """Each listed situational question present in `by_id` has 2 to 4 sentences."""
+    for rid in sorted(ids & set(by_id)):
+        n = sentence_count(by_id[rid]['prompt'])
+        if not 2 <= n <= 4:
+            err('%s: situational prompt with %d sentences (want 2..4)' % (rid, n))
+
+
+def check_inquiry(qko, inquiry_end, least, full=True):
+    """Inquiry-style questions (a prompt ending matching `inquiry_end`): at least `least` of them
+    unless `full` is False. Returns their ids."""
+    inquiry = [r['id'] for r in qko if inquiry_end.search(r['prompt'].rstrip())]
+    if full and len(inquiry) < least:
+        err('%d inquiry-style questions, expected at least %d' % (len(inquiry), least))
+    return inquiry
+
+
+def check_faq_runs(qko, faq_hay, max_run):
+    """No Korean question shares more than `max_run` consecutive characters (whitespace aside)
+    with the manuals' own FAQ wording `faq_hay`. Returns (run, id) pairs, longest first."""
     worst = []
     for r in qko:
         run = longest_shared_run(norm(r['prompt']), faq_hay)
         worst.append((run, r['id']))
-        if run > FAQ_MAX_RUN:
+        if run > max_run:
             err('%s: shares %d consecutive characters with a manual FAQ question' % (r['id'], run))
     worst.sort(reverse=True)
+    return worst
 
-    # ---- sentences
+
+def check_sentences(rows, manuals, arts, lo_ids, pyfaq, want, full=True):
+    """Sentence records: verified gold from a manual or the constitution matching the domain;
+    verbatim sentences occur on their first gold page / article and carry no rule_hint, restated
+    ones occur nowhere in their source and carry one; (unless `full` is False) the counts per
+    (domain, variant) equal `want`. Returns those counts."""
     variants = {}
-    for r in data['sentences_ko.jsonl']:
+    for r in rows:
         check_gold(r['id'], r.get('gold'), manuals, arts, lo_ids, pyfaq)
         v, dom = r.get('variant'), r.get('domain')
         variants[(dom, v)] = variants.get((dom, v), 0) + 1
@@ -436,29 +503,55 @@ def main():
                 err('%s: restated sentence without rule_hint' % r['id'])
         else:
             err('%s: unknown variant %r' % (r['id'], v))
-    if variants != WANT_VARIANTS:
-        err('sentence variants %r, expected %r' % (variants, WANT_VARIANTS))
+    if full and variants != want:
+        err('sentence variants %r, expected %r' % (variants, want))
+    return variants
 
-    # ---- unrelated
-    lang, long_logs, shared = check_unrelated(data['unrelated.jsonl'], CORPUS_WORDS_KO, CORPUS_WORDS_EN, TAGS)
-    if long_logs < MIN_LONG_LOGS:
-        err('only %d unrelated prompts over 1,500 characters' % long_logs)
-    if shared < MIN_SHARED_WORDS:
-        err('only %d unrelated prompts share words with the corpus' % shared)
 
-    # ---- not copied from the development set
-    # the bench prompts shipped next to this directory, and the development set if given
+def bench_refs(directory):
+    """The bench prompts shipped next to `directory` (../unrelated_prompts.jsonl,
+    ../polite_requests.jsonl) that exist, as {label: path}."""
     refs = {}
-    for path in (os.path.join(args.dir, '..', 'unrelated_prompts.jsonl'), os.path.join(args.dir, '..', 'polite_requests.jsonl')):
+    for path in (os.path.join(directory, '..', 'unrelated_prompts.jsonl'),
+                 os.path.join(directory, '..', 'polite_requests.jsonl')):
         if os.path.exists(path):
             refs[os.path.basename(path)] = path
-    if args.devset:
-        for name in EXPECTED:
-            path = os.path.join(args.devset, name)
+    return refs
+
+
+def add_devset_refs(refs, devset, names):
+    """Add to `refs` the files `names` found in the development set's directory `devset` as
+    'devset/name'; finding none of them is an error."""
+    for name in names:
+        path = os.path.join(devset, name)
+        if os.path.exists(path):
+            refs['devset/' + name] = path
+    if not any(k.startswith('devset/') for k in refs):
+        err('no development-set files found in %s' % devset)
+
+
+LABELLED_SET_FILES = ['questions_ko.jsonl', 'sentences_ko.jsonl', 'unrelated.jsonl', 'questions_en.jsonl',
+                      'overlap_heldout.jsonl']
+
+
+def add_set_refs(refs, dirs, names=LABELLED_SET_FILES):
+    """Add to `refs` the files `names` found in each (label, directory, required) of `dirs` as
+    'label/name'; a required directory with none of them is an error."""
+    for label, d, required in dirs:
+        found = False
+        for name in names:
+            path = os.path.join(d, name)
             if os.path.exists(path):
-                refs['devset/' + name] = path
-        if not any(k.startswith('devset/') for k in refs):
-            err('no development-set files found in %s' % args.devset)
+                refs['%s/%s' % (label, name)] = path
+                found = True
+        if required and not found:
+            err('no labelled-set files found in %s' % d)
+
+
+def check_not_copied(data, refs, skip_kinds=()):
+    """No prompt of `data` is a copy of a prompt in the files `refs` ({label: path}), or (except
+    for records of a kind in `skip_kinds`) a light edit: a run of at least 8 characters covering
+    60% of the prompt, whitespace aside. Returns the 'compared with' note of the report."""
     other = []
     for path in refs.values():
         with open(path, encoding='utf-8') as f:
@@ -471,32 +564,88 @@ def main():
             run = longest_shared_run(p, other_hay)
             runs.setdefault(r['kind'], []).append((run, r['id']))
             # a copy, or a light edit: most of a prompt reappearing in one reference prompt
-            if p in other or (r['kind'] != 'sentence' and run >= 8 and run >= 0.6 * len(p)):
+            if p in other or (r['kind'] not in skip_kinds and run >= 8 and run >= 0.6 * len(p)):
                 err('%s: prompt copied or lightly edited from a reference set (%d shared chars)' % (r['id'], run))
-    ref_note = '%s; longest run shared, by kind (chars): %s' % (
+    return '%s; longest run shared, by kind (chars): %s' % (
         ', '.join(sorted(refs)) or 'none found',
         '; '.join('%s %s' % (k, ', '.join('%s=%d' % (i, b) for b, i in sorted(v, reverse=True)[:4]))
                   for k, v in sorted(runs.items())))
 
-    # ---- report
+
+def report_head(data, per_manual, chapters):
+    """The report's first lines: records per file, manual questions per manual, chapters."""
     print('records:', {k: len(v) for k, v in data.items()}, 'total', sum(len(v) for v in data.values()))
     print('manual questions by first gold source:', dict(sorted(per_manual.items())))
     print('constitution chapters asked about:', chapters)
-    ends_q = sum(1 for r in qko if r['prompt'].rstrip().endswith('?'))
-    print('questions_ko: ending in "?": %d, polite requests: %d, colloquial: %d, longest %d chars' %
-          (ends_q, len(polite), len(COLLOQUIAL), max(len(r['prompt']) for r in qko)))
-    print('sentence variants:', dict(sorted(variants.items())))
+
+
+def report_tail(lang, long_logs, shared, max_run, worst, ref_note, ok_note=''):
+    """The report's last lines (unrelated counts, FAQ runs, references compared with) and the
+    verdict: the problems and exit status 1, or 'OK' (+ `ok_note`)."""
     print('unrelated: languages %r, over 1,500 chars: %d, sharing corpus words: %d' %
           (dict(sorted(lang.items())), long_logs, shared))
     print('largest run shared with manual FAQ wording (chars, limit %d): %s' %
-          (FAQ_MAX_RUN, ', '.join('%s=%d' % (i, b) for b, i in worst[:5])))
+          (max_run, ', '.join('%s=%d' % (i, b) for b, i in worst[:5])))
     print('compared with', ref_note)
     if errors:
         print('\nFAILED: %d problem(s)' % len(errors))
         for e in errors:
             print('  -', e)
         sys.exit(1)
-    print('\nOK: all checks passed')
+    print('\nOK: all checks passed' + ok_note)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--registry', default=None)
+    ap.add_argument('--devset', default=None)
+    ap.add_argument('--dir', default=HERE)
+    args = ap.parse_args()
+    args.registry = find_registry(args.registry)
+    manuals, arts, chapter, lo_ids, pyfaq, faq_hay = load_corpus(args.registry)
+
+    # ---- files, ids, kinds, domains
+    all_ids, data = set(), {}
+    for name, exp in EXPECTED.items():
+        rows = read_jsonl(os.path.join(args.dir, name), name)
+        data[name] = rows
+        if len(rows) != exp['n']:
+            err('%s: %d records, expected %d' % (name, len(rows), exp['n']))
+        check_records(name, rows, exp, all_ids)
+    check_unique_prompts(data)
+
+    # ---- questions (Korean and English)
+    check_questions(data, manuals, arts, lo_ids, pyfaq)
+    qko = data['questions_ko.jsonl']
+    by_id = {r['id']: r for r in qko}
+
+    per_manual, chapters = check_spread(qko, chapter)
+
+    polite = check_polite(qko, POLITE_END, MIN_POLITE)
+    check_listed(by_id, [('colloquial', COLLOQUIAL, MIN_COLLOQUIAL)])
+    worst = check_faq_runs(qko, faq_hay, FAQ_MAX_RUN)
+
+    # ---- sentences
+    variants = check_sentences(data['sentences_ko.jsonl'], manuals, arts, lo_ids, pyfaq, WANT_VARIANTS)
+
+    # ---- unrelated
+    lang, long_logs, shared = check_unrelated(data['unrelated.jsonl'], CORPUS_WORDS_KO, CORPUS_WORDS_EN, TAGS,
+                                              least_long=MIN_LONG_LOGS, least_shared=MIN_SHARED_WORDS)
+
+    # ---- not copied from the development set
+    # the bench prompts shipped next to this directory, and the development set if given
+    refs = bench_refs(args.dir)
+    if args.devset:
+        add_devset_refs(refs, args.devset, EXPECTED)
+    ref_note = check_not_copied(data, refs, skip_kinds=('sentence',))
+
+    # ---- report
+    report_head(data, per_manual, chapters)
+    ends_q = sum(1 for r in qko if r['prompt'].rstrip().endswith('?'))
+    print('questions_ko: ending in "?": %d, polite requests: %d, colloquial: %d, longest %d chars' %
+          (ends_q, len(polite), len(COLLOQUIAL), max(len(r['prompt']) for r in qko)))
+    print('sentence variants:', dict(sorted(variants.items())))
+    report_tail(lang, long_logs, shared, FAQ_MAX_RUN, worst, ref_note)
 
 
 if __name__ == '__main__':

@@ -23,13 +23,9 @@ Usage: python3 check.py [--registry DIR] [--devset DIR] [--compare DIR ...] [--p
   --partial   check only the files present (while the set is being written); missing files are not errors
 Standard library only. Exit status 0 when every check passes.
 """
-import argparse
-import glob
 import importlib.util
-import json
 import os
 import re
-import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -69,185 +65,56 @@ CORPUS_WORDS_EN = ['article', 'budget', 'evaluation', 'contract', 'research', 'a
                    'pivot', 'exception', 'spreadsheet']
 TAGS = {'long_log', 'very_short', 'shares_corpus_words'}
 
-# The corpus loaders, gold checks and error list are the held-out validator's (one home), loaded
-# by path since both files are named check.py.
+# The corpus loaders and the checks shared by the label validators are the held-out validator's
+# (one home; called as heldout.NAME), loaded by path since both files are named check.py.
 _spec = importlib.util.spec_from_file_location('heldout_check', os.path.join(HERE, '..', 'heldout', 'check.py'))
-_heldout = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(_heldout)
-errors, err, norm, read_jsonl = _heldout.errors, _heldout.err, _heldout.norm, _heldout.read_jsonl
-load_manuals, load_constitution, load_lo = _heldout.load_manuals, _heldout.load_constitution, _heldout.load_lo
-rst_headings, load_pyfaq, load_faq_questions = _heldout.rst_headings, _heldout.load_pyfaq, _heldout.load_faq_questions
-longest_shared_run, check_gold = _heldout.longest_shared_run, _heldout.check_gold
-find_registry, load_corpus = _heldout.find_registry, _heldout.load_corpus
-check_spread, check_polite, check_unrelated = _heldout.check_spread, _heldout.check_polite, _heldout.check_unrelated
-check_records, check_unique_prompts, check_questions = (_heldout.check_records, _heldout.check_unique_prompts,
-                                                      _heldout.check_questions)
+heldout = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(heldout)
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument('--registry', default=None)
-    ap.add_argument('--devset', default=None)
-    ap.add_argument('--compare', action='append', default=[])
-    ap.add_argument('--partial', action='store_true')
-    ap.add_argument('--dir', default=HERE)
-    args = ap.parse_args()
-    args.registry = find_registry(args.registry)
-    manuals, arts, chapter, lo_ids, pyfaq, faq_hay = load_corpus(args.registry)
+    args = heldout.training_args(HERE)
+    manuals, arts, chapter, lo_ids, pyfaq, faq_hay = heldout.load_corpus(args.registry)
 
     # ---- files, ids, kinds, domains
-    all_ids, data = set(), {}
-    for name, exp in EXPECTED.items():
-        path = os.path.join(args.dir, name)
-        if not os.path.exists(path):
-            if not args.partial:
-                err('%s: missing' % name)
-            data[name] = []
-            continue
-        rows = read_jsonl(path, name)
-        # Records set aside because they are close to a held-out prompt (README) still count.
-        aside = os.path.join(args.dir, 'overlap_heldout.jsonl')
-        if os.path.exists(aside):
-            rows += [r for r in read_jsonl(aside, 'overlap_heldout.jsonl')
-                     if str(r.get('id', '')).startswith(exp['prefix'])]
-        data[name] = rows
-        if len(rows) != exp['n']:
-            err('%s: %d records, expected %d' % (name, len(rows), exp['n']))
-        check_records(name, rows, exp, all_ids)
-    check_unique_prompts(data)
+    # Records set aside because they are close to a held-out prompt (README) still count.
+    data = heldout.read_expected(args.dir, EXPECTED, args.partial, aside='overlap_heldout.jsonl')
 
     # ---- questions (Korean and English)
-    check_questions(data, manuals, arts, lo_ids, pyfaq)
+    heldout.check_questions(data, manuals, arts, lo_ids, pyfaq)
     qko = data['questions_ko.jsonl']
     by_id = {r['id']: r for r in qko}
+    full = heldout.full_checker(data, args.partial)
 
-    def full(name):
-        """Whether the file's aggregate checks apply (always, unless --partial and the file is absent)."""
-        return bool(data[name]) or not args.partial
+    per_manual, chapters = heldout.check_spread(qko, chapter, full('questions_ko.jsonl'))
 
-    per_manual, chapters = check_spread(qko, chapter, full('questions_ko.jsonl'))
-
-    polite = check_polite(qko, POLITE_END)
-    if full('questions_ko.jsonl') and len(polite) < MIN_POLITE:
-        err('%d polite requests, expected at least %d' % (len(polite), MIN_POLITE))
-    missing = sorted(COLLOQUIAL - set(by_id))
-    if missing and full('questions_ko.jsonl'):
-        err('colloquial ids not in questions_ko.jsonl: %s' % missing)
-    if full('questions_ko.jsonl') and len(COLLOQUIAL) < MIN_COLLOQUIAL:
-        err('%d colloquial questions, expected at least %d' % (len(COLLOQUIAL), MIN_COLLOQUIAL))
-
-    worst = []
-    for r in qko:
-        run = longest_shared_run(norm(r['prompt']), faq_hay)
-        worst.append((run, r['id']))
-        if run > FAQ_MAX_RUN:
-            err('%s: shares %d consecutive characters with a manual FAQ question' % (r['id'], run))
-    worst.sort(reverse=True)
+    polite = heldout.check_polite(qko, POLITE_END, MIN_POLITE, full('questions_ko.jsonl'))
+    heldout.check_listed(by_id, [('colloquial', COLLOQUIAL, MIN_COLLOQUIAL)], full('questions_ko.jsonl'))
+    worst = heldout.check_faq_runs(qko, faq_hay, FAQ_MAX_RUN)
 
     # ---- sentences
-    variants = {}
-    for r in data['sentences_ko.jsonl']:
-        check_gold(r['id'], r.get('gold'), manuals, arts, lo_ids, pyfaq)
-        v, dom = r.get('variant'), r.get('domain')
-        variants[(dom, v)] = variants.get((dom, v), 0) + 1
-        if not r.get('gold'):
-            continue
-        g0, p = r['gold'][0], norm(r['prompt'])
-        if g0.get('source') == 'constitution':
-            if dom != 'constitution':
-                err('%s: constitution gold but domain %r' % (r['id'], dom))
-            text, whole = arts.get(g0['articles'][0], ''), '\n'.join(arts.values())
-        elif g0.get('source') in manuals:
-            if dom != 'rnd_manual':
-                err('%s: manual gold but domain %r' % (r['id'], dom))
-            text = manuals[g0['source']].get(g0['pages'][0], '')
-            whole = '\n'.join(manuals[g0['source']].values())
-        else:
-            err('%s: sentence gold must be a manual or the constitution' % r['id'])
-            continue
-        if v == 'verbatim':
-            if p not in norm(text):
-                err('%s: verbatim sentence not found on its first gold page/article' % r['id'])
-            if 'rule_hint' in r:
-                err('%s: verbatim sentence with rule_hint' % r['id'])
-        elif v == 'restated':
-            if p in norm(whole):
-                err('%s: restated sentence occurs verbatim in its source' % r['id'])
-            if not r.get('rule_hint'):
-                err('%s: restated sentence without rule_hint' % r['id'])
-        else:
-            err('%s: unknown variant %r' % (r['id'], v))
-    if full('sentences_ko.jsonl') and variants != WANT_VARIANTS:
-        err('sentence variants %r, expected %r' % (variants, WANT_VARIANTS))
+    variants = heldout.check_sentences(data['sentences_ko.jsonl'], manuals, arts, lo_ids, pyfaq, WANT_VARIANTS,
+                                       full('sentences_ko.jsonl'))
 
     # ---- unrelated
-    lang, long_logs, shared = check_unrelated(data['unrelated.jsonl'], CORPUS_WORDS_KO, CORPUS_WORDS_EN, TAGS,
-                                              full('unrelated.jsonl'))
-    if full('unrelated.jsonl') and long_logs < MIN_LONG_LOGS:
-        err('only %d unrelated prompts over 1,500 characters' % long_logs)
-    if full('unrelated.jsonl') and shared < MIN_SHARED_WORDS:
-        err('only %d unrelated prompts share words with the corpus' % shared)
+    lang, long_logs, shared = heldout.check_unrelated(data['unrelated.jsonl'], CORPUS_WORDS_KO, CORPUS_WORDS_EN,
+                                                      TAGS, full('unrelated.jsonl'), MIN_LONG_LOGS, MIN_SHARED_WORDS)
 
     # ---- not copied from the development set
     # the bench prompts shipped next to this directory, and the development set if given
-    refs = {}
-    for path in (os.path.join(args.dir, '..', 'unrelated_prompts.jsonl'), os.path.join(args.dir, '..', 'polite_requests.jsonl')):
-        if os.path.exists(path):
-            refs[os.path.basename(path)] = path
+    refs = heldout.bench_refs(args.dir)
     if args.devset:
-        for name in EXPECTED:
-            path = os.path.join(args.devset, name)
-            if os.path.exists(path):
-                refs['devset/' + name] = path
-        if not any(k.startswith('devset/') for k in refs):
-            err('no development-set files found in %s' % args.devset)
-    for d in args.compare:
-        found = False
-        for name in EXPECTED:
-            path = os.path.join(d, name)
-            if os.path.exists(path):
-                refs['%s/%s' % (os.path.basename(os.path.normpath(d)), name)] = path
-                found = True
-        if not found:
-            err('no labelled-set files found in %s' % d)
-    other = []
-    for path in refs.values():
-        with open(path, encoding='utf-8') as f:
-            other += [norm(json.loads(line)['prompt']) for line in f if line.strip()]
-    other_hay = '\x00'.join(other)
-    runs = {}
-    for rows in data.values():
-        for r in rows:
-            p = norm(r['prompt'])
-            run = longest_shared_run(p, other_hay)
-            runs.setdefault(r['kind'], []).append((run, r['id']))
-            # a copy, or a light edit: most of a prompt reappearing in one reference prompt
-            if p in other or (r['kind'] != 'sentence' and run >= 8 and run >= 0.6 * len(p)):
-                err('%s: prompt copied or lightly edited from a reference set (%d shared chars)' % (r['id'], run))
-    ref_note = '%s; longest run shared, by kind (chars): %s' % (
-        ', '.join(sorted(refs)) or 'none found',
-        '; '.join('%s %s' % (k, ', '.join('%s=%d' % (i, b) for b, i in sorted(v, reverse=True)[:4]))
-                  for k, v in sorted(runs.items())))
+        heldout.add_devset_refs(refs, args.devset, EXPECTED)
+    heldout.add_set_refs(refs, [(os.path.basename(os.path.normpath(d)), d, True) for d in args.compare], EXPECTED)
+    ref_note = heldout.check_not_copied(data, refs, skip_kinds=('sentence',))
 
     # ---- report
-    print('records:', {k: len(v) for k, v in data.items()}, 'total', sum(len(v) for v in data.values()))
-    print('manual questions by first gold source:', dict(sorted(per_manual.items())))
-    print('constitution chapters asked about:', chapters)
+    heldout.report_head(data, per_manual, chapters)
     ends_q = sum(1 for r in qko if r['prompt'].rstrip().endswith('?'))
     print('questions_ko: ending in "?": %d, polite requests: %d, colloquial: %d, longest %d chars' %
           (ends_q, len(polite), len(COLLOQUIAL), max([len(r['prompt']) for r in qko] or [0])))
     print('sentence variants:', dict(sorted(variants.items())))
-    print('unrelated: languages %r, over 1,500 chars: %d, sharing corpus words: %d' %
-          (dict(sorted(lang.items())), long_logs, shared))
-    print('largest run shared with manual FAQ wording (chars, limit %d): %s' %
-          (FAQ_MAX_RUN, ', '.join('%s=%d' % (i, b) for b, i in worst[:5])))
-    print('compared with', ref_note)
-    if errors:
-        print('\nFAILED: %d problem(s)' % len(errors))
-        for e in errors:
-            print('  -', e)
-        sys.exit(1)
-    print('\nOK: all checks passed' + (' (--partial: only the files present)' if args.partial else ''))
+    heldout.report_tail(lang, long_logs, shared, FAQ_MAX_RUN, worst, ref_note)
 
 
 if __name__ == '__main__':

@@ -2,8 +2,8 @@
 """Validate the second training set in this directory against the registry corpus.
 
 Adapted from ../train/check.py (same checks and record format; other id prefixes, counts and
-tallies). Self-contained: the corpus loaders are written out here, so this file reads nothing
-but this directory, the corpus and the sets it compares against.
+tallies). The corpus loaders and shared checks are the held-out validator's (../heldout/check.py);
+this file reads nothing but this directory, the corpus and the sets it compares against.
 
 Checks: JSON parses, record counts, unique ids (vq/vu/ve) across all files, required fields and
 kind/route per file, domain counts, every gold reference exists (manual printed pages,
@@ -26,12 +26,9 @@ Usage: python3 check.py [--registry DIR] [--devset DIR] [--compare DIR ...] [--p
   --partial   check only the files present (while the set is being written); missing files are not errors
 Standard library only. Exit status 0 when every check passes.
 """
-import argparse
 import importlib.util
-import json
 import os
 import re
-import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -78,157 +75,57 @@ CORPUS_WORDS_EN = ['article', 'budget', 'evaluation', 'contract', 'research', 'a
                    'pivot', 'exception', 'spreadsheet', 'basic law']
 TAGS = {'long_log', 'very_short', 'shares_corpus_words'}
 
-# The corpus loaders, gold checks and error list are the held-out validator's (one home, as in
-# ../train/check.py), loaded by path since both files are named check.py.
+# The corpus loaders and the checks shared by the label validators are the held-out validator's
+# (one home; called as heldout.NAME), loaded by path since both files are named check.py.
 _spec = importlib.util.spec_from_file_location('heldout_check', os.path.join(HERE, '..', 'heldout', 'check.py'))
-_heldout = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(_heldout)
-errors, err, norm, read_jsonl = _heldout.errors, _heldout.err, _heldout.norm, _heldout.read_jsonl
-load_manuals, load_constitution, load_lo = _heldout.load_manuals, _heldout.load_constitution, _heldout.load_lo
-load_pyfaq, load_faq_questions = _heldout.load_pyfaq, _heldout.load_faq_questions
-longest_shared_run, check_gold = _heldout.longest_shared_run, _heldout.check_gold
-find_registry, load_corpus = _heldout.find_registry, _heldout.load_corpus
-check_spread, check_polite, check_unrelated = _heldout.check_spread, _heldout.check_polite, _heldout.check_unrelated
-check_records, check_unique_prompts, check_questions = (_heldout.check_records, _heldout.check_unique_prompts,
-                                                      _heldout.check_questions)
-
-
-def sentence_count(p):
-    """Sentences in a prompt: pieces ending in . ? ! or a line break."""
-    return len([s for s in re.split(r'(?<=[.?!])\s+|\n+', p.strip()) if s.strip()])
+heldout = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(heldout)
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument('--registry', default=None)
-    ap.add_argument('--devset', default=None)
-    ap.add_argument('--compare', action='append', default=[])
-    ap.add_argument('--partial', action='store_true')
-    ap.add_argument('--dir', default=HERE)
-    args = ap.parse_args()
-    args.registry = find_registry(args.registry)
-    manuals, arts, chapter, lo_ids, pyfaq, faq_hay = load_corpus(args.registry)
+    args = heldout.training_args(HERE)
+    manuals, arts, chapter, lo_ids, pyfaq, faq_hay = heldout.load_corpus(args.registry)
 
     # ---- files, ids, kinds, domains
-    all_ids, data = set(), {}
-    for name, exp in EXPECTED.items():
-        path = os.path.join(args.dir, name)
-        if not os.path.exists(path):
-            if not args.partial:
-                err('%s: missing' % name)
-            data[name] = []
-            continue
-        rows = read_jsonl(path, name)
-        data[name] = rows
-        if len(rows) != exp['n']:
-            err('%s: %d records, expected %d' % (name, len(rows), exp['n']))
-        check_records(name, rows, exp, all_ids)
-    check_unique_prompts(data)
+    data = heldout.read_expected(args.dir, EXPECTED, args.partial)
 
     # ---- questions (Korean and English)
-    check_questions(data, manuals, arts, lo_ids, pyfaq)
+    heldout.check_questions(data, manuals, arts, lo_ids, pyfaq)
     qko = data['questions_ko.jsonl']
     by_id = {r['id']: r for r in qko}
+    full = heldout.full_checker(data, args.partial)
 
-    def full(name):
-        """Whether the file's aggregate checks apply (always, unless --partial and the file is absent)."""
-        return bool(data[name]) or not args.partial
+    per_manual, chapters = heldout.check_spread(qko, chapter, full('questions_ko.jsonl'))
 
-    per_manual, chapters = check_spread(qko, chapter, full('questions_ko.jsonl'))
-
-    polite = check_polite(qko, POLITE_END)
-    if full('questions_ko.jsonl') and len(polite) < MIN_POLITE:
-        err('%d polite requests, expected at least %d' % (len(polite), MIN_POLITE))
-    inquiry = [r['id'] for r in qko if INQUIRY_END.search(r['prompt'].rstrip())]
-    if full('questions_ko.jsonl') and len(inquiry) < MIN_INQUIRY:
-        err('%d inquiry-style questions, expected at least %d' % (len(inquiry), MIN_INQUIRY))
-    for label, ids, least in (('colloquial', COLLOQUIAL, MIN_COLLOQUIAL), ('situational', SITUATIONAL, MIN_SITUATIONAL)):
-        missing = sorted(ids - set(by_id))
-        if missing and full('questions_ko.jsonl'):
-            err('%s ids not in questions_ko.jsonl: %s' % (label, missing))
-        if full('questions_ko.jsonl') and len(ids) < least:
-            err('%d %s questions, expected at least %d' % (len(ids), label, least))
-    for rid in sorted(SITUATIONAL & set(by_id)):
-        n = sentence_count(by_id[rid]['prompt'])
-        if not 2 <= n <= 4:
-            err('%s: situational prompt with %d sentences (want 2..4)' % (rid, n))
-
-    worst = []
-    for r in qko:
-        run = longest_shared_run(norm(r['prompt']), faq_hay)
-        worst.append((run, r['id']))
-        if run > FAQ_MAX_RUN:
-            err('%s: shares %d consecutive characters with a manual FAQ question' % (r['id'], run))
-    worst.sort(reverse=True)
+    polite = heldout.check_polite(qko, POLITE_END, MIN_POLITE, full('questions_ko.jsonl'))
+    inquiry = heldout.check_inquiry(qko, INQUIRY_END, MIN_INQUIRY, full('questions_ko.jsonl'))
+    heldout.check_listed(by_id, [('colloquial', COLLOQUIAL, MIN_COLLOQUIAL),
+                                 ('situational', SITUATIONAL, MIN_SITUATIONAL)], full('questions_ko.jsonl'))
+    heldout.check_situational(by_id, SITUATIONAL)
+    worst = heldout.check_faq_runs(qko, faq_hay, FAQ_MAX_RUN)
 
     # ---- unrelated
-    lang, long_logs, shared = check_unrelated(data['unrelated.jsonl'], CORPUS_WORDS_KO, CORPUS_WORDS_EN, TAGS,
-                                              full('unrelated.jsonl'))
-    if full('unrelated.jsonl') and long_logs < MIN_LONG_LOGS:
-        err('only %d unrelated prompts over 1,500 characters' % long_logs)
-    if full('unrelated.jsonl') and shared < MIN_SHARED_WORDS:
-        err('only %d unrelated prompts share words with the corpus' % shared)
+    lang, long_logs, shared = heldout.check_unrelated(data['unrelated.jsonl'], CORPUS_WORDS_KO, CORPUS_WORDS_EN,
+                                                      TAGS, full('unrelated.jsonl'), MIN_LONG_LOGS, MIN_SHARED_WORDS)
 
     # ---- not copied from the first training set, the bench prompts or (if given) other sets
-    refs = {}
-    for path in (os.path.join(args.dir, '..', 'unrelated_prompts.jsonl'),
-                 os.path.join(args.dir, '..', 'polite_requests.jsonl')):
-        if os.path.exists(path):
-            refs[os.path.basename(path)] = path
-    set_names = ['questions_ko.jsonl', 'sentences_ko.jsonl', 'unrelated.jsonl', 'questions_en.jsonl',
-                 'overlap_heldout.jsonl']
+    refs = heldout.bench_refs(args.dir)
     dirs = [('train', os.path.join(args.dir, '..', 'train'), False)]
     if args.devset:
         dirs.append(('devset', args.devset, True))
     dirs += [(os.path.basename(os.path.normpath(d)), d, True) for d in args.compare]
-    for label, d, required in dirs:
-        found = False
-        for name in set_names:
-            path = os.path.join(d, name)
-            if os.path.exists(path):
-                refs['%s/%s' % (label, name)] = path
-                found = True
-        if required and not found:
-            err('no labelled-set files found in %s' % d)
-    other = []
-    for path in refs.values():
-        with open(path, encoding='utf-8') as f:
-            other += [norm(json.loads(line)['prompt']) for line in f if line.strip()]
-    other_hay = '\x00'.join(other)
-    runs = {}
-    for rows in data.values():
-        for r in rows:
-            p = norm(r['prompt'])
-            run = longest_shared_run(p, other_hay)
-            runs.setdefault(r['kind'], []).append((run, r['id']))
-            # a copy, or a light edit: most of a prompt reappearing in one reference prompt
-            if p in other or (run >= 8 and run >= 0.6 * len(p)):
-                err('%s: prompt copied or lightly edited from a reference set (%d shared chars)' % (r['id'], run))
-    ref_note = '%s; longest run shared, by kind (chars): %s' % (
-        ', '.join(sorted(refs)) or 'none found',
-        '; '.join('%s %s' % (k, ', '.join('%s=%d' % (i, b) for b, i in sorted(v, reverse=True)[:4]))
-                  for k, v in sorted(runs.items())))
+    heldout.add_set_refs(refs, dirs)
+    ref_note = heldout.check_not_copied(data, refs)
 
     # ---- report
-    print('records:', {k: len(v) for k, v in data.items()}, 'total', sum(len(v) for v in data.values()))
-    print('manual questions by first gold source:', dict(sorted(per_manual.items())))
-    print('constitution chapters asked about:', chapters)
+    heldout.report_head(data, per_manual, chapters)
     ends_q = sum(1 for r in qko if r['prompt'].rstrip().endswith('?'))
     print('questions_ko: ending in "?": %d, polite requests: %d, inquiry style: %d, colloquial: %d, '
           'situational: %d, longest %d chars' %
           (ends_q, len(polite), len(inquiry), len(COLLOQUIAL & set(by_id)), len(SITUATIONAL & set(by_id)),
            max([len(r['prompt']) for r in qko] or [0])))
-    print('unrelated: languages %r, over 1,500 chars: %d, sharing corpus words: %d' %
-          (dict(sorted(lang.items())), long_logs, shared))
-    print('largest run shared with manual FAQ wording (chars, limit %d): %s' %
-          (FAQ_MAX_RUN, ', '.join('%s=%d' % (i, b) for b, i in worst[:5])))
-    print('compared with', ref_note)
-    if errors:
-        print('\nFAILED: %d problem(s)' % len(errors))
-        for e in errors:
-            print('  -', e)
-        sys.exit(1)
-    print('\nOK: all checks passed' + (' (--partial: only the files present)' if args.partial else ''))
+    heldout.report_tail(lang, long_logs, shared, FAQ_MAX_RUN, worst, ref_note,
+                        ' (--partial: only the files present)' if args.partial else '')
 
 
 if __name__ == '__main__':
