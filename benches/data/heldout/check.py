@@ -595,6 +595,56 @@ def report_tail(lang, long_logs, shared, max_run, worst, ref_note, ok_note=''):
     print('\nOK: all checks passed' + ok_note)
 
 
+def check_inquiry_set(here, cfg, reference_dirs):
+    """The whole check of a training set written in the second round's form (train2, train3):
+    Korean questions with colloquial, situational, polite and inquiry-style forms, English questions
+    and unrelated prompts. `cfg` holds the set's settings (EXPECTED, the MIN_* counts, the id lists,
+    the word lists, POLITE_END, INQUIRY_END, FAQ_MAX_RUN, TAGS); `reference_dirs(args)` gives the
+    labelled sets it must not copy from, as (label, dir, required)."""
+    args = training_args(here)
+    manuals, arts, chapter, lo_ids, pyfaq, faq_hay = load_corpus(args.registry)
+
+    # ---- files, ids, kinds, domains
+    data = read_expected(args.dir, cfg.EXPECTED, args.partial)
+
+    # ---- questions (Korean and English)
+    check_questions(data, manuals, arts, lo_ids, pyfaq)
+    qko = data['questions_ko.jsonl']
+    by_id = {r['id']: r for r in qko}
+    full = full_checker(data, args.partial)
+
+    per_manual, chapters = check_spread(qko, chapter, full('questions_ko.jsonl'))
+
+    polite = check_polite(qko, cfg.POLITE_END, cfg.MIN_POLITE, full('questions_ko.jsonl'))
+    inquiry = check_inquiry(qko, cfg.INQUIRY_END, cfg.MIN_INQUIRY, full('questions_ko.jsonl'))
+    check_listed(by_id, [('colloquial', cfg.COLLOQUIAL, cfg.MIN_COLLOQUIAL),
+                         ('situational', cfg.SITUATIONAL, cfg.MIN_SITUATIONAL)], full('questions_ko.jsonl'))
+    check_situational(by_id, cfg.SITUATIONAL)
+    worst = check_faq_runs(qko, faq_hay, cfg.FAQ_MAX_RUN)
+
+    # ---- unrelated
+    lang, long_logs, shared = check_unrelated(data['unrelated.jsonl'], cfg.CORPUS_WORDS_KO, cfg.CORPUS_WORDS_EN,
+                                              cfg.TAGS, full('unrelated.jsonl'), cfg.MIN_LONG_LOGS,
+                                              cfg.MIN_SHARED_WORDS)
+
+    # ---- not copied from other labelled sets or the bench prompts
+    refs = bench_refs(args.dir)
+    dirs = reference_dirs(args)
+    dirs += [(os.path.basename(os.path.normpath(d)), d, True) for d in args.compare]
+    add_set_refs(refs, dirs)
+    ref_note = check_not_copied(data, refs)
+
+    # ---- report
+    report_head(data, per_manual, chapters)
+    ends_q = sum(1 for r in qko if r['prompt'].rstrip().endswith('?'))
+    print('questions_ko: ending in "?": %d, polite requests: %d, inquiry style: %d, colloquial: %d, '
+          'situational: %d, longest %d chars' %
+          (ends_q, len(polite), len(inquiry), len(cfg.COLLOQUIAL & set(by_id)), len(cfg.SITUATIONAL & set(by_id)),
+           max([len(r['prompt']) for r in qko] or [0])))
+    report_tail(lang, long_logs, shared, cfg.FAQ_MAX_RUN, worst, ref_note,
+                ' (--partial: only the files present)' if args.partial else '')
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--registry', default=None)

@@ -29,6 +29,7 @@ Standard library only. Exit status 0 when every check passes.
 import importlib.util
 import os
 import re
+import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -82,50 +83,16 @@ heldout = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(heldout)
 
 
-def main():
-    args = heldout.training_args(HERE)
-    manuals, arts, chapter, lo_ids, pyfaq, faq_hay = heldout.load_corpus(args.registry)
-
-    # ---- files, ids, kinds, domains
-    data = heldout.read_expected(args.dir, EXPECTED, args.partial)
-
-    # ---- questions (Korean and English)
-    heldout.check_questions(data, manuals, arts, lo_ids, pyfaq)
-    qko = data['questions_ko.jsonl']
-    by_id = {r['id']: r for r in qko}
-    full = heldout.full_checker(data, args.partial)
-
-    per_manual, chapters = heldout.check_spread(qko, chapter, full('questions_ko.jsonl'))
-
-    polite = heldout.check_polite(qko, POLITE_END, MIN_POLITE, full('questions_ko.jsonl'))
-    inquiry = heldout.check_inquiry(qko, INQUIRY_END, MIN_INQUIRY, full('questions_ko.jsonl'))
-    heldout.check_listed(by_id, [('colloquial', COLLOQUIAL, MIN_COLLOQUIAL),
-                                 ('situational', SITUATIONAL, MIN_SITUATIONAL)], full('questions_ko.jsonl'))
-    heldout.check_situational(by_id, SITUATIONAL)
-    worst = heldout.check_faq_runs(qko, faq_hay, FAQ_MAX_RUN)
-
-    # ---- unrelated
-    lang, long_logs, shared = heldout.check_unrelated(data['unrelated.jsonl'], CORPUS_WORDS_KO, CORPUS_WORDS_EN,
-                                                      TAGS, full('unrelated.jsonl'), MIN_LONG_LOGS, MIN_SHARED_WORDS)
-
-    # ---- not copied from the first training set, the bench prompts or (if given) other sets
-    refs = heldout.bench_refs(args.dir)
+def reference_dirs(args):
+    """The first training set (if present) and the devset (if given)."""
     dirs = [('train', os.path.join(args.dir, '..', 'train'), False)]
     if args.devset:
         dirs.append(('devset', args.devset, True))
-    dirs += [(os.path.basename(os.path.normpath(d)), d, True) for d in args.compare]
-    heldout.add_set_refs(refs, dirs)
-    ref_note = heldout.check_not_copied(data, refs)
+    return dirs
 
-    # ---- report
-    heldout.report_head(data, per_manual, chapters)
-    ends_q = sum(1 for r in qko if r['prompt'].rstrip().endswith('?'))
-    print('questions_ko: ending in "?": %d, polite requests: %d, inquiry style: %d, colloquial: %d, '
-          'situational: %d, longest %d chars' %
-          (ends_q, len(polite), len(inquiry), len(COLLOQUIAL & set(by_id)), len(SITUATIONAL & set(by_id)),
-           max([len(r['prompt']) for r in qko] or [0])))
-    heldout.report_tail(lang, long_logs, shared, FAQ_MAX_RUN, worst, ref_note,
-                        ' (--partial: only the files present)' if args.partial else '')
+
+def main():
+    heldout.check_inquiry_set(HERE, sys.modules[__name__], reference_dirs)
 
 
 if __name__ == '__main__':
