@@ -45,7 +45,9 @@ pub struct Config {
     pub min_words: usize,
     /// Hits the judges consider per instance (4).
     pub top_k: usize,
-    /// Hits an injecting instance offers its budget, best first (8).
+    /// Hits an injecting instance offers its budget, best first (16: the budget curve's best on the
+    /// training questions at 3,600 characters, docs/gate-bench.md; each hit cut to its matched
+    /// passage when they do not all fit).
     pub evidence_k: usize,
     /// Characters per instance (3,600: the knee of the budget curve on the default instances,
     /// docs/gate-bench.md; the field report started at 1,800).
@@ -66,7 +68,7 @@ impl Default for Config {
             max_prompt_chars: 1_500,
             min_words: 2,
             top_k: 4,
-            evidence_k: 8,
+            evidence_k: 16,
             instance_budget: 3_600,
             total_budget: 3_600,
             deadline_ms: 5_000,

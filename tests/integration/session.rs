@@ -13,7 +13,7 @@ fn in_session(sid: &str) -> AskOptions {
 
 #[test]
 fn exported_state_carries_dedup_to_a_new_engine() {
-    let bytes = instance("a", 12, 300);
+    let bytes = instance("a", 24, 300);
     let mut first = engine_with(&[("a", bytes.clone())], Config::default());
     let shown = first.ask(Q, &in_session("s1")).expect("ask");
     assert_eq!(shown.route, Route::Push);
