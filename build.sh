@@ -388,7 +388,7 @@ cmd_charts() {
   say "curve --svg $out/curve.svg (the budget curve, training questions)"
   "$BIN" curve --index "${idx[@]}" --labels $D/questions_ko.jsonl $D/questions_en.jsonl \
     $T/questions_ko.jsonl $T/questions_en.jsonl $T2/questions_ko.jsonl $T2/questions_en.jsonl \
-    --svg "$out/curve.svg" > target/charts/curve.md
+    --top 4,8,16 --svg "$out/curve.svg" > target/charts/curve.md
   say "audit --svg $out/audit.svg (pass rates per instance, training prompts)"
   "$BIN" audit --index "${idx[@]}" \
     --labels $D/questions_ko.jsonl $D/questions_en.jsonl $D/sentences_ko.jsonl benches/data/polite_requests.jsonl \
