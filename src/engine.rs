@@ -327,6 +327,9 @@ struct Said<'a> {
     phrasing: f64,
     /// It asks for a statute article ([`router::asks_article`]).
     article_ask: bool,
+    /// Its words, with and without particles, as names are looked up ([`crate::gate::names::forms`];
+    /// a name the documents never mention overrules the judges).
+    words: Vec<String>,
 }
 
 /// How `ask` ranks each instance for its judges and its evidence: the `search` tool's ranking
@@ -655,7 +658,8 @@ impl Engine {
             },
         );
         let top_score = top.first().map_or(0.0, |s| search::round4(s.score));
-        let verdict = Judgement::new(&inst.model, top_score, features);
+        let outside = said.words.iter().find(|w| inst.index.is_outside_name(w)).cloned();
+        let verdict = Judgement::new(&inst.model, top_score, features, outside);
         let elapsed = self.clock.now_ms().saturating_sub(t0);
         log.elapsed_ms = elapsed;
         log.relevant = forced || (!top.is_empty() && verdict.relevant);
@@ -848,6 +852,7 @@ impl Engine {
             creation: router::creation_request(&query),
             phrasing: crate::gate::Phrasing::bundled().feature(&query),
             article_ask: router::asks_article(&query),
+            words: crate::gate::names::forms(&query),
         };
         for n in 0..self.instances.len() {
             let (j, best) = self.judge(n, &said, form.form, forced.contains(&n), opts, now)?;

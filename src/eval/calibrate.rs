@@ -41,8 +41,15 @@ pub struct Row {
     pub form: Form,
     /// Per instance: the gate's features (none when the prompt gate skipped it).
     pub features: Vec<Option<Features>>,
-    /// The gold location is in the top k of the instance that should answer.
+    /// Per instance: the prompt names something its documents never mention, which decides it
+    /// whatever the judges say ([`Judgement`](crate::gate::Judgement)); the judges are still fitted
+    /// on its features.
+    pub outside: Vec<bool>,
+    /// The gold location is in the top k of the instance that should answer (what the judges see).
     pub gold_in_top: bool,
+    /// The gold location is among the hits that instance's evidence offers (`evidence_k`, before
+    /// the budget cuts): the ceiling for the gate.
+    pub gold_in_offered: bool,
     /// The gold location is inside that instance's injected text (forced).
     pub gold_injected: bool,
     /// Characters that instance injected (forced).
@@ -79,32 +86,56 @@ pub fn collect(instances: &[(String, Vec<u8>)], config: &Config, labels: &[Label
         };
         let a = engine.ask(&label.prompt, &AskOptions::default())?;
         let features = a.log.instances.iter().map(|l| l.gate.as_ref().map(|g| g.features)).collect();
-        let (mut gold_in_top, mut gold_injected, mut injected_chars) = (false, false, 0);
+        let outside = a
+            .log
+            .instances
+            .iter()
+            .map(|l| l.gate.as_ref().is_some_and(|g| g.outside_name.is_some()))
+            .collect();
+        let (mut gold_in_top, mut gold_in_offered) = (false, false);
+        let (mut gold_injected, mut injected_chars) = (false, 0);
         if let Some(i) = instance {
             let forced = solo[i].ask(&format!("#{} {}", names[i], label.prompt), &AskOptions::default())?;
             gold_injected = label.hit(forced.evidence.iter().map(|e| &e.cite));
             injected_chars = forced.log.injected_chars;
-            // The ceiling: the right instance's top k for the prompt, as the gate searches it.
+            // The right instance's top k for the prompt, as the gate searches it, and the hits its
+            // evidence offers (the ceiling).
             let index = engine.index(names[i])?;
             let ranking = crate::engine::GATE_RANKING;
             let terms = crate::search::weighted_terms(index, &label.prompt, ranking);
             let mut cites = Vec::new();
-            for s in crate::search::rank(index, &terms, config.top_k, ranking)? {
+            for s in crate::search::rank(index, &terms, config.top_k.max(config.evidence_k), ranking)? {
                 cites.push(crate::search::hit(index, 0, s)?.cite);
             }
-            gold_in_top = label.hit(cites.iter());
+            gold_in_top = label.hit(cites.iter().take(config.top_k));
+            gold_in_offered = label.hit(cites.iter().take(config.evidence_k.max(1)));
         }
         rows.push(Row {
             label: label.clone(),
             instance,
             form: classify(&label.prompt).form,
             features,
+            outside,
             gold_in_top,
+            gold_in_offered,
             gold_injected,
             injected_chars,
         });
     }
     Ok(rows)
+}
+
+impl Row {
+    /// Instance `i`'s features when its judges decide it (not skipped by the prompt gate, no name
+    /// outside its documents).
+    fn judged(&self, i: usize) -> Option<&Features> {
+        self.features.get(i)?.as_ref().filter(|_| !self.outside.get(i).copied().unwrap_or(false))
+    }
+
+    /// The features of every instance the judges decide.
+    fn all_judged(&self) -> impl Iterator<Item = &Features> {
+        (0..self.features.len()).filter_map(|i| self.judged(i))
+    }
 }
 
 /// Fitting settings.
@@ -156,7 +187,7 @@ pub fn fit(rows: &[&Row], p: FitParams) -> GateModel {
             let Some(f) = f else { continue };
             if r.instance == Some(i) {
                 suf_data.push((*f, r.gold_injected));
-            } else if relevance.yes(f) {
+            } else if r.judged(i).is_some() && relevance.yes(f) {
                 suf_data.push((*f, false));
             }
         }
@@ -177,8 +208,8 @@ fn routing_threshold(rows: &[&Row], model: &Logistic, precision: f64) -> f64 {
     let best: Vec<(f64, bool)> = rows
         .iter()
         .map(|r| {
-            let p = r.features.iter().flatten().map(|f| model.p(f)).fold(0.0f64, f64::max);
-            (p, r.label.kind != LabelKind::Unrelated && r.features.iter().any(Option::is_some))
+            let p = r.all_judged().map(|f| model.p(f)).fold(0.0f64, f64::max);
+            (p, r.label.kind != LabelKind::Unrelated && r.all_judged().next().is_some())
         })
         .collect();
     let mut cands: Vec<f64> = best.iter().map(|(p, _)| *p).chain([1.0]).collect();
@@ -213,8 +244,10 @@ pub struct Figures {
     pub questions_gold: usize,
     /// … whose gold is inside the injected text (right instance pushed, gold in its evidence).
     pub questions_gold_pushed: usize,
-    /// … whose gold is in the right instance's top k (the ceiling for the gate).
+    /// … whose gold is in the right instance's top k (what the judges see).
     pub questions_gold_in_top: usize,
+    /// … whose gold is among the hits the right instance's evidence offers (the ceiling).
+    pub questions_gold_offered: usize,
     /// Domain questions with gold locations that got evidence (denominator of "of those").
     pub questions_gold_pushed_of: usize,
     /// Pasted sentences.
@@ -251,7 +284,7 @@ impl Figures {
         out.push_str(&"---:|".repeat(rows.len()));
         out.push('\n');
         type Line = (&'static str, fn(&Figures) -> String);
-        let lines: [Line; 8] = [
+        let lines: [Line; 9] = [
             ("domain questions that get evidence", |f| {
                 format!(
                     "{} ({}/{})",
@@ -266,8 +299,11 @@ impl Figures {
             ("domain questions with gold pushed", |f| {
                 Figures::pct(f.questions_gold_pushed, f.questions_gold)
             }),
-            ("gold in the right instance's top k (ceiling)", |f| {
+            ("gold in the right instance's top k (what the judges see)", |f| {
                 Figures::pct(f.questions_gold_in_top, f.questions_gold)
+            }),
+            ("gold among the hits its evidence offers (ceiling)", |f| {
+                Figures::pct(f.questions_gold_offered, f.questions_gold)
             }),
             ("unrelated prompts that get evidence", |f| {
                 format!(
@@ -300,6 +336,7 @@ impl Figures {
         self.questions_gold_pushed += o.questions_gold_pushed;
         self.questions_gold_pushed_of += o.questions_gold_pushed_of;
         self.questions_gold_in_top += o.questions_gold_in_top;
+        self.questions_gold_offered += o.questions_gold_offered;
         self.sentences += o.sentences;
         self.sentences_pushed += o.sentences_pushed;
         self.unrelated += o.unrelated;
@@ -317,12 +354,10 @@ impl Figures {
 pub fn simulate(rows: &[&Row], model: &GateModel) -> Figures {
     let mut f = Figures::default();
     for r in rows {
-        let rel: Vec<bool> =
-            r.features.iter().map(|x| x.as_ref().is_some_and(|x| model.relevance.yes(x))).collect();
-        let suf: Vec<bool> = r
-            .features
-            .iter()
-            .map(|x| x.as_ref().is_some_and(|x| model.relevance.yes(x) && model.sufficiency.yes(x)))
+        let n = r.features.len();
+        let rel: Vec<bool> = (0..n).map(|i| r.judged(i).is_some_and(|x| model.relevance.yes(x))).collect();
+        let suf: Vec<bool> = (0..n)
+            .map(|i| r.judged(i).is_some_and(|x| model.relevance.yes(x) && model.sufficiency.yes(x)))
             .collect();
         let any_rel = rel.iter().any(|&b| b);
         let push = r.form == Form::Question && suf.iter().any(|&b| b);
@@ -337,6 +372,7 @@ pub fn simulate(rows: &[&Row], model: &GateModel) -> Figures {
                 let has_gold = !r.label.gold.is_empty();
                 f.questions_gold += has_gold as usize;
                 f.questions_gold_in_top += r.gold_in_top as usize;
+                f.questions_gold_offered += r.gold_in_offered as usize;
                 if push {
                     f.questions_pushed += 1;
                     f.questions_gold_pushed_of += has_gold as usize;
@@ -484,7 +520,7 @@ pub fn scored_rows(rows: &[&Row], model: &GateModel) -> (Scored, Scored) {
     let mut suf = Vec::new();
     for r in rows.iter().filter(|r| r.label.kind == LabelKind::Question && !r.label.gold.is_empty()) {
         if let Some(i) = r.instance
-            && let Some(Some(f)) = r.features.get(i)
+            && let Some(f) = r.judged(i)
             && model.relevance.yes(f)
         {
             suf.push((model.sufficiency.p(f), r.gold_injected));

@@ -1,5 +1,7 @@
 //! The gate's record for one (prompt, instance) pair: the features it saw, what each judge said and
-//! against which threshold. It is part of the decision log (`log.instances[].gate`), so every
+//! against which threshold, and the one rule above the judges — a prompt that names a country or
+//! programming language the instance's documents never mention is not about them
+//! ([`names`](super::names)). It is part of the decision log (`log.instances[].gate`), so every
 //! decision can be replayed and audited.
 
 use serde::{Deserialize, Serialize};
@@ -26,17 +28,27 @@ pub struct Judgement {
     pub relevant: bool,
     /// Both judges said yes: the evidence may be pushed (questions only).
     pub sufficient: bool,
+    /// A name in the prompt that the documents never mention ([`names`](super::names)): then the
+    /// prompt is not about this instance, whatever the judges say. Absent when there is none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outside_name: Option<String>,
 }
 
 impl Judgement {
-    /// Judge `features` with `model`.
-    pub fn new(model: &GateModel, top_score: f64, features: Features) -> Judgement {
+    /// Judge `features` with `model`; `outside_name` is a name in the prompt that the instance's
+    /// documents never mention, if any.
+    pub fn new(
+        model: &GateModel,
+        top_score: f64,
+        features: Features,
+        outside_name: Option<String>,
+    ) -> Judgement {
         let features = features.rounded();
         let relevance = model.relevance.p(&features);
         let sufficiency = model.sufficiency.p(&features);
         // A threshold of 1 accepts nothing (even a p that rounds to 1).
         let yes = |p: f64, t: f64| t < 1.0 && p >= t;
-        let relevant = yes(relevance, model.relevance.threshold);
+        let relevant = outside_name.is_none() && yes(relevance, model.relevance.threshold);
         Judgement {
             top_score,
             features,
@@ -46,6 +58,27 @@ impl Judgement {
             sufficiency_threshold: model.sufficiency.threshold,
             relevant,
             sufficient: relevant && yes(sufficiency, model.sufficiency.threshold),
+            outside_name,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_name_the_documents_never_mention_overrules_the_judges() {
+        let model = GateModel::default();
+        let mut f = Features([1.0; super::super::features::COUNT]);
+        f.0[16] = 0.0; // not a request to produce something
+        let judged = Judgement::new(&model, 30.0, f, None);
+        assert!(judged.relevant, "{judged:?}");
+        let vetoed = Judgement::new(&model, 30.0, f, Some("프랑스".into()));
+        assert!(!vetoed.relevant && !vetoed.sufficient);
+        assert_eq!((vetoed.relevance, vetoed.sufficiency), (judged.relevance, judged.sufficiency));
+        let json = serde_json::to_string(&vetoed).unwrap();
+        assert!(json.ends_with(r#""outside_name":"프랑스"}"#), "{json}");
+        assert!(!serde_json::to_string(&judged).unwrap().contains("outside_name"));
     }
 }

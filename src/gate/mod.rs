@@ -1,6 +1,6 @@
 //! Gates: what the gate knows about a prompt and an instance ([`features`]), the two judges over
 //! those features — is the prompt about the instance, is the evidence enough to push — ([`model`],
-//! their record in [`judge`]), anchor words as one of the features ([`anchor`]), the prompt's phrasing as another ([`phrasing`]), and the
+//! their record in [`judge`]), anchor words as one of the features ([`anchor`]), the prompt's phrasing as another ([`phrasing`]), the country names the documents never mention ([`names`]), and the
 //! question/sentence router ([`router`]).
 
 pub mod anchor;
@@ -8,6 +8,7 @@ pub mod background;
 pub mod features;
 pub mod judge;
 pub mod model;
+pub mod names;
 pub mod phrasing;
 pub mod router;
 

@@ -73,6 +73,10 @@ pub enum SectionId {
     /// [`background`](crate::gate::background) level: Zipf × 20, 0 = not in the general word
     /// lists). Added without a version bump (older readers skip it).
     Background = 13,
+    /// Optional: the names (countries, programming languages) the documents never mention, sorted, one per line (UTF-8, each
+    /// line ended by `\n`; [`names`](crate::gate::names)). Added without a version bump (older
+    /// readers skip it).
+    Names = 14,
 }
 
 impl SectionId {
@@ -107,11 +111,12 @@ impl SectionId {
             SectionId::Glossary => "glossary",
             SectionId::Gate => "gate",
             SectionId::Background => "background",
+            SectionId::Names => "names",
         }
     }
 
     /// Sections a file may have (readers check their CRC before use).
-    pub const OPTIONAL: [SectionId; 2] = [SectionId::Gate, SectionId::Background];
+    pub const OPTIONAL: [SectionId; 3] = [SectionId::Gate, SectionId::Background, SectionId::Names];
 
     fn from_u32(v: u32) -> Option<SectionId> {
         SectionId::ALL.into_iter().chain(SectionId::OPTIONAL).find(|s| *s as u32 == v)

@@ -63,6 +63,8 @@ pub struct Index<D = Arc<[u8]>> {
     version: u32,
     norms: Vec<f32>,
     background: Option<Section>,
+    /// The byte ranges of the `names` section's names in it (empty when the section is absent).
+    names: Vec<(u32, u32)>,
 }
 
 /// Bytes per term-info record in format `version`: postings offset and document frequency, plus
@@ -124,13 +126,19 @@ impl<D: AsRef<[u8]> + Clone> Index<D> {
                 return Err(Error::corrupt("background", format!("{} bytes for {n_terms} terms", s.len)));
             }
         }
+        // The optional names outside the documents: checked whole (CRC, order, UTF-8) once here.
+        let mut names = Vec::new();
+        if let Some(s) = find(SectionId::Names) {
+            format::check_crc(bytes, &s)?;
+            names = crate::gate::names::ranges(slice(s)).map_err(|e| Error::corrupt("names", e))?;
+        }
         // One pass over the chunk lengths (2 bytes a chunk, size checked above).
         let (p, avg) = (meta.bm25, meta.avg_len());
         let norms = slice(sec(SectionId::DocLens)?)
             .chunks_exact(2)
             .map(|x| bm25::length_norm(p, u16::from_le_bytes([x[0], x[1]]) as f32, avg))
             .collect::<Vec<f32>>();
-        Ok(Index { data, sections, meta, terms, n_terms, version, norms, background })
+        Ok(Index { data, sections, meta, terms, n_terms, version, norms, background, names })
     }
 
     /// The file's format version.
@@ -339,6 +347,23 @@ impl<D: AsRef<[u8]> + Clone> Index<D> {
         let s = self.background?;
         let i = ordinal as usize;
         if i < s.len { self.data.as_ref().get(s.offset + i).copied() } else { None }
+    }
+
+    /// Is `word` ([`words_of`](crate::text::words_of)) a name (a country, a programming language)
+    /// the documents never mention
+    /// (section `names`; `false` without it)?
+    pub fn is_outside_name(&self, word: &str) -> bool {
+        !self.names.is_empty()
+            && crate::gate::names::contains(self.section(SectionId::Names), &self.names, word)
+    }
+
+    /// The names (countries, programming languages) the documents never mention (section
+    /// `names`), in order.
+    pub fn outside_names(&self) -> impl Iterator<Item = &str> {
+        let bytes = self.section(SectionId::Names);
+        self.names
+            .iter()
+            .filter_map(move |&(a, b)| std::str::from_utf8(bytes.get(a as usize..b as usize)?).ok())
     }
 
     /// The gate model stored by `groundgate calibrate --write`, if any (its CRC is checked first;

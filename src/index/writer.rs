@@ -28,6 +28,7 @@ pub struct IndexBuilder {
     glossary: Vec<(String, u32)>,
     codec: super::text::TextCodec,
     background: Option<BTreeMap<String, u8>>,
+    names: Option<Vec<String>>,
 }
 
 impl IndexBuilder {
@@ -54,6 +55,7 @@ impl IndexBuilder {
             glossary: Vec::new(),
             codec: Default::default(),
             background: None,
+            names: None,
         }
     }
 
@@ -68,6 +70,13 @@ impl IndexBuilder {
     /// levels; terms it lacks get 0 (not in the general word lists).
     pub fn background(&mut self, levels: BTreeMap<String, u8>) -> &mut Self {
         self.background = Some(levels);
+        self
+    }
+
+    /// Store which of `names` (countries, programming languages: [`names`](crate::gate::names)) the documents never
+    /// mention (section `names`, read by the gate's `foreign_name` feature).
+    pub fn outside_names(&mut self, names: Vec<String>) -> &mut Self {
+        self.names = Some(names);
         self
     }
 
@@ -162,10 +171,15 @@ impl IndexBuilder {
         let mut doc_lens = Vec::with_capacity(self.chunks.len() * 2);
         let mut total: u64 = 0;
         let mut crc = super::crc::Crc32::new();
+        let mut names = self.names.as_deref().map(crate::gate::names::Outside::new);
         for (id, chunk) in self.chunks.iter().enumerate() {
             crc.update(chunk.text.as_bytes());
             let context = self.context.get(id).map_or("", String::as_str);
-            let terms = analyzer.terms(&Self::indexed_text(chunk, context));
+            let text = Self::indexed_text(chunk, context);
+            if let Some(n) = names.as_mut() {
+                n.see(&text);
+            }
+            let terms = analyzer.terms(&text);
             total += terms.len() as u64;
             doc_lens.extend_from_slice(&(terms.len().min(u16::MAX as usize) as u16).to_le_bytes());
             let mut tf: BTreeMap<String, u32> = BTreeMap::new();
@@ -184,6 +198,7 @@ impl IndexBuilder {
             .background
             .as_ref()
             .map(|levels| inverted.keys().map(|t| levels.get(t).copied().unwrap_or(0)).collect());
+        let names: Option<Vec<u8>> = names.map(|n| crate::gate::names::encode(&n.finish()));
         let mut post = Vec::new();
         for (ord, (term, (docs, tfs))) in inverted.iter().enumerate() {
             fst.insert(term.as_bytes(), ord as u64)
@@ -262,6 +277,9 @@ impl IndexBuilder {
         ];
         if let Some(b) = background {
             sections.push((SectionId::Background, b));
+        }
+        if let Some(n) = names {
+            sections.push((SectionId::Names, n));
         }
         Ok(format::write(&sections))
     }

@@ -425,6 +425,7 @@ pub fn build_from_documents(m: &Manifest, docs: &[Document]) -> Result<(Vec<u8>,
         &crate::text::Analyzer::new(m.analyzer.unwrap_or_default()),
         &words,
     ));
+    b.outside_names(crate::gate::names::bundled()?);
     for a in &m.anchors {
         b.add_anchor(a);
     }

@@ -189,6 +189,16 @@ impl Analyzer {
     }
 }
 
+/// The words of `text` as the analyzer splits them, before they become terms: normalised
+/// (lowercase), not stripped or stemmed. For matching whole names against a prompt
+/// ([`names`](crate::gate::names)).
+pub fn words_of(text: &str) -> Vec<String> {
+    words(&normalize(text))
+        .filter(|(cls, _, _)| *cls != Class::Other)
+        .map(|(_, w, _)| w.to_string())
+        .collect()
+}
+
 /// Split normalised text into (class, word, follows-the-previous-word-after-spaces-only) runs.
 fn words(text: &str) -> impl Iterator<Item = (Class, &str, bool)> {
     let mut rest = text;
@@ -272,6 +282,12 @@ mod tests {
         assert!(!t.iter().any(|x| x.contains('있') || x.contains('어')), "{t:?}");
         // Word numbers still count the skipped word.
         assert_eq!(a.without_fillers().analyze("영장 있어 맞지").last().map(|t| t.word), Some(2));
+    }
+
+    #[test]
+    fn words_of_gives_the_normalised_words() {
+        assert_eq!(words_of("프랑스의 대통령은 Running U.S."), ["프랑스의", "대통령은", "running", "u", "s"]);
+        assert!(words_of(" …! ").is_empty());
     }
 
     #[test]

@@ -12,7 +12,7 @@ pub mod korean;
 mod normalize;
 mod sentence;
 
-pub use analyzer::{Analyzer, AnalyzerSettings, KoreanMode, Token};
+pub use analyzer::{Analyzer, AnalyzerSettings, KoreanMode, Token, words_of};
 pub use case::lowercase;
 pub use normalize::normalize;
 pub use sentence::sentences;

@@ -131,6 +131,45 @@ fn relevance_and_sufficiency_are_two_decisions() {
 }
 
 #[test]
+fn a_country_the_documents_never_mention_makes_the_prompt_unrelated_to_them() {
+    use groundgate::engine::Kind;
+    // The instance's documents mention 미국 (in a filler chunk) but never 프랑스.
+    let mut b = IndexBuilder::new("a", AnalyzerSettings::default());
+    let s = b
+        .add_source(Source { id: "g".into(), title: "감리 안내서".into(), ..Default::default() })
+        .expect("source");
+    for i in 0..6 {
+        let text = format!("감리원은 교육 과정 {i}을 이수하여야 한다. 미국의 제도와 다르다.");
+        b.add_chunk(Chunk { source: s, text, ..Default::default() }).expect("chunk");
+    }
+    b.outside_names(["프랑스", "미국", "Japan"].map(String::from).to_vec());
+    let bytes = b.build().expect("build");
+    let index = groundgate::Index::open(bytes.as_slice()).expect("open");
+    assert_eq!(index.outside_names().collect::<Vec<_>>(), ["japan", "프랑스"]);
+    // Judges that accept anything found: only the rule above them can say no.
+    let mut e = engine_judged(&[("a", bytes.clone())], Config::default(), judges(0.0, 0.0));
+    let a = ask(&mut e, "프랑스의 감리원이 이수하여야 하는 교육 과정은?");
+    let g = a.log.instances[0].gate.clone().expect("gate values");
+    assert_eq!(g.outside_name.as_deref(), Some("프랑스"));
+    assert!(!g.relevant && !g.sufficient, "{g:?}");
+    assert_eq!(a.log.instances[0].outcome, Outcome::NotRelevant);
+    assert_eq!((a.route, a.kind), (Route::Skip, Kind::Unrelated));
+    assert!(a.evidence.is_empty());
+    // A country the documents do mention says nothing; so does 프랑스어 (another word).
+    for prompt in
+        ["미국의 감리원이 이수하여야 하는 교육 과정은?", "프랑스어 감리원이 이수하여야 하는 교육 과정은?"]
+    {
+        let a = ask(&mut e, prompt);
+        let g = a.log.instances[0].gate.clone().expect("gate values");
+        assert!(g.outside_name.is_none() && g.relevant, "{prompt}: {g:?}");
+        assert_eq!(a.route, Route::Push, "{prompt}");
+    }
+    // A tag still forces the instance.
+    let a = ask(&mut e, "#a 프랑스의 감리원이 이수하여야 하는 교육 과정은?");
+    assert_eq!(a.route, Route::Push);
+}
+
+#[test]
 fn forced_tag_bypasses_both_judges_and_leaves_the_query() {
     let mut e = engine_judged(
         &[("a", instance("a", 4, 400)), ("b", instance("b", 4, 400))],

@@ -143,7 +143,7 @@ fn exercise(bytes: &[u8]) -> usize {
     answered
 }
 
-/// The excerpt index with a gate section (so section 12 is forged too; the build writes 13).
+/// The excerpt index with a gate section (so section 12 is forged too; the build writes 13 and 14).
 fn base() -> Vec<u8> {
     let model = groundgate::gate::GateModel::default();
     groundgate::index::with_gate_model(excerpt_index(), &model).expect("gate section")
@@ -153,7 +153,7 @@ fn base() -> Vec<u8> {
 fn forged_sections_never_panic() {
     let base = base();
     let sections: Vec<u32> = raw_sections(&base).expect("sections").iter().map(|(id, _)| *id).collect();
-    // Every section the format knows, the optional ones (gate, background) included.
+    // Every section the format knows, the optional ones (gate, background, names) included.
     let known = SectionId::ALL.len() + SectionId::OPTIONAL.len();
     assert_eq!(sections.len(), known, "the base must have every section: {sections:?}");
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
@@ -220,4 +220,25 @@ fn a_gate_model_fitted_for_another_feature_count_is_refused_by_name() {
     let mut engine = Engine::new(groundgate::Config::default()).expect("engine");
     let e = engine.add_instance("old", bytes, InstanceOptions::default()).expect_err("refused");
     assert!(e.to_string().contains("calibrate --write"), "{e}");
+}
+
+#[test]
+fn a_names_section_out_of_order_or_not_utf8_is_refused_with_valid_checksums() {
+    let base = base();
+    assert!(Index::open(base.as_slice()).expect("base").outside_names().count() > 300);
+    let swap = |d: &mut Vec<u8>| {
+        // Put the last name first: no longer sorted.
+        let text = String::from_utf8(d.clone()).expect("utf-8");
+        let mut lines: Vec<&str> = text.lines().collect();
+        lines.rotate_right(1);
+        *d = lines.iter().flat_map(|l| l.bytes().chain([b'\n'])).collect();
+    };
+    for forge in [&swap as &dyn Fn(&mut Vec<u8>), &|d: &mut Vec<u8>| d[0] = 0xFF, &|d: &mut Vec<u8>| {
+        d.pop();
+    }] {
+        let bytes = mutate_section(&base, SectionId::Names as u32, forge).expect("re-framed");
+        let Err(e) = Index::open(bytes.as_slice()) else { panic!("a forged names section opened") };
+        assert_eq!(e.code(), "corrupt", "{e}");
+        assert!(e.to_string().contains("names"), "{e}");
+    }
 }

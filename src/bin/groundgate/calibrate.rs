@@ -173,7 +173,7 @@ pub fn run(a: Args) -> Result<(), Box<dyn std::error::Error>> {
                 "{}",
                 json!({"set": set, "id": r.label.id, "prompt": r.label.prompt, "kind": r.label.kind.as_str(),
                        "instance": r.instance.map(|i| loaded[i].0.clone()), "form": r.form,
-                       "polite": r.label.polite, "gold_in_top": r.gold_in_top,
+                       "polite": r.label.polite, "gold_in_top": r.gold_in_top, "gold_in_offered": r.gold_in_offered,
                        "gold_injected": r.gold_injected, "injected_chars": r.injected_chars,
                        "instances": per})
             )?;

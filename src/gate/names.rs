@@ -1,0 +1,220 @@
+//! Names the documents never mention — countries and programming languages: the gate's
+//! `foreign_name` feature.
+//!
+//! A prompt about another country's parliament shares most of its words with the constitution
+//! (국회, 대통령, 임기), and a coding task in JavaScript most of its words with the Python FAQ
+//! (list, dictionary, key); the one word that tells them apart is a name the documents never use.
+//! `groundgate build` checks a bundled list of such names (`data/gate/names.txt`: country names in
+//! Korean and English from the npm package `i18n-iso-countries`, programming language names from
+//! `linguist-languages`; see `data/gate/README.md`) against the words of the instance's chunks
+//! ([`Outside`]) and stores the names none of them holds in the index (section `names`: sorted, one
+//! per line). At `ask` time the prompt's words ([`forms`]: 프랑스의, also as 프랑스) are looked up
+//! there: a hit means the prompt names a country or language this instance's documents never speak
+//! of. A name the documents do use (미국 in the R&D manuals, Java in the Python FAQ) is not stored,
+//! so it says nothing there. The list itself is not in the runtime wasm; only the lookup is.
+
+use std::collections::BTreeMap;
+
+use crate::error::{Error, Result};
+
+use crate::text::{korean, words_of};
+
+/// The section's names at most (a crafted file cannot make the reader index more).
+pub const MAX_NAMES: usize = 4096;
+/// A stored name's bytes at most.
+pub const MAX_NAME_BYTES: usize = 64;
+
+/// Parse a name list: one name per line, blank lines and `#` comments skipped; `origin` names the
+/// list in errors. A name must be one word as [`words_of`] splits it.
+pub fn parse(origin: &str, text: &str) -> Result<Vec<String>> {
+    let mut out = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        match one_word(line) {
+            Some(w) if w.len() <= MAX_NAME_BYTES => out.push(w),
+            _ => {
+                return Err(Error::input(format!("{origin}:{}", n + 1), format!("{line:?} is not one word")));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Particles [`korean::strip`] leaves on purpose (they end many nouns: 회의, 제도, 성과, 미만) but
+/// that follow a name often: 프랑스의 대통령, 일본과 중국.
+const NAME_PARTICLES: [&str; 4] = ["의", "도", "과", "만"];
+
+/// The forms of a prompt's or document's words that can be a name: each word ([`words_of`]), and a
+/// Hangul word also without its particle or ending ([`korean::strip`]: 미국은 → 미국) or without
+/// one of [`NAME_PARTICLES`] (프랑스의 → 프랑스).
+pub fn forms(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for w in words_of(text) {
+        let stem = korean::strip(&w);
+        if stem.len() < w.len() {
+            out.push(stem.to_string());
+        }
+        if let Some(stem) = NAME_PARTICLES.iter().find_map(|p| w.strip_suffix(p)).filter(|s| !s.is_empty()) {
+            out.push(stem.to_string());
+        }
+        out.push(w);
+    }
+    out
+}
+
+/// `name` (normalised) if it is one word as the analyzer splits words ([`words_of`]'s first).
+fn one_word(name: &str) -> Option<String> {
+    let norm = crate::text::normalize(name.trim());
+    (words_of(&norm).first() == Some(&norm)).then_some(norm)
+}
+
+/// The bundled names (`data/gate/names.txt`), parsed.
+#[cfg(feature = "ingest")]
+pub fn bundled() -> Result<Vec<String>> {
+    parse("data/gate/names.txt", include_str!("../../data/gate/names.txt"))
+}
+
+/// Which of a list of names an instance's documents never mention: [`see`](Outside::see) every
+/// indexed text, then [`finish`](Outside::finish). A name is mentioned when a text holds it as a
+/// word, with or without a particle ([`forms`]: 프랑스의 and 프랑스는 mention 프랑스; 프랑스어
+/// does not), so a bigram that happens to span two words (…중 국회 → 중국) mentions nothing.
+#[derive(Debug, Clone)]
+pub struct Outside {
+    /// Each name, as [`words_of`] gives it, and whether a text mentioned it.
+    names: BTreeMap<String, bool>,
+}
+
+impl Outside {
+    /// Check `names` (names of more than one word are left out).
+    pub fn new(names: &[String]) -> Outside {
+        let names = names
+            .iter()
+            .filter_map(|n| one_word(n).filter(|w| w.len() <= MAX_NAME_BYTES).map(|w| (w, false)))
+            .collect();
+        Outside { names }
+    }
+
+    /// Note the names `text` mentions.
+    pub fn see(&mut self, text: &str) {
+        for w in forms(text) {
+            if let Some(seen) = self.names.get_mut(&w) {
+                *seen = true;
+            }
+        }
+    }
+
+    /// The names no text mentioned, sorted.
+    pub fn finish(self) -> Vec<String> {
+        self.names.into_iter().filter(|(_, seen)| !seen).map(|(n, _)| n).collect()
+    }
+}
+
+/// The section bytes for sorted `names`.
+pub fn encode(names: &[String]) -> Vec<u8> {
+    names.iter().flat_map(|n| n.bytes().chain([b'\n'])).collect()
+}
+
+/// Check a `names` section and return each name's byte range in it: UTF-8, one name a line, each
+/// line ended by a newline, names strictly increasing, at most [`MAX_NAMES`] of at most
+/// [`MAX_NAME_BYTES`] bytes. Anything else is an error saying what is wrong.
+pub fn ranges(bytes: &[u8]) -> std::result::Result<Vec<(u32, u32)>, String> {
+    let text = std::str::from_utf8(bytes).map_err(|e| format!("not UTF-8 ({e})"))?;
+    if !text.is_empty() && !text.ends_with('\n') {
+        return Err("the last name has no newline".into());
+    }
+    let mut out: Vec<(u32, u32)> = Vec::new();
+    let mut start = 0usize;
+    let mut prev: Option<&str> = None;
+    for line in text.split_terminator('\n') {
+        if line.is_empty() || line.len() > MAX_NAME_BYTES {
+            return Err(format!("name {} is {} bytes", out.len() + 1, line.len()));
+        }
+        if prev.is_some_and(|p| p >= line) {
+            return Err(format!("names not in strictly increasing order at {line:?}"));
+        }
+        if out.len() == MAX_NAMES {
+            return Err(format!("more than {MAX_NAMES} names"));
+        }
+        out.push((start as u32, (start + line.len()) as u32));
+        start += line.len() + 1;
+        prev = Some(line);
+    }
+    Ok(out)
+}
+
+/// Is `word` among the names whose `ranges` (from [`ranges`]) lie in `bytes`? Binary search.
+pub fn contains(bytes: &[u8], ranges: &[(u32, u32)], word: &str) -> bool {
+    ranges
+        .binary_search_by(|&(a, b)| {
+            bytes.get(a as usize..b as usize).unwrap_or_default().cmp(word.as_bytes())
+        })
+        .is_ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parse_takes_one_word_a_line_and_names_the_bad_line() {
+        assert_eq!(parse("t", "# c\n미국\n\n France \n").unwrap(), ["미국", "france"]);
+        let e = parse("t", "미국\nnew zealand\n").unwrap_err();
+        assert!(e.to_string().contains("t:2"), "{e}");
+    }
+
+    #[test]
+    fn forms_take_particles_off_hangul_words() {
+        assert_eq!(
+            forms("프랑스의 미국은 회의 Japan"),
+            ["프랑스", "프랑스의", "미국", "미국은", "회", "회의", "japan"]
+        );
+    }
+
+    #[test]
+    fn outside_keeps_the_names_no_text_holds_as_a_word() {
+        let names: Vec<String> =
+            ["미국", "프랑스", "Japan", "중국", "이란", "new zealand"].map(String::from).to_vec();
+        let mut o = Outside::new(&names);
+        // 미국은 mentions 미국; 프랑스어 and a bigram across words (…중 국회) mention nothing; a
+        // name of two words is never checked.
+        o.see("미국은 프랑스어를 …중 국회 이를");
+        o.see("JAPAN");
+        // 이를 is 이 without its particle, not 이란 (which strip would also cut to 이).
+        assert_eq!(o.finish(), ["이란", "중국", "프랑스"]);
+    }
+
+    #[test]
+    fn ranges_round_trip_and_refuse_crafted_sections() {
+        let names: Vec<String> = ["japan", "프랑스"].map(String::from).to_vec();
+        let bytes = encode(&names);
+        let r = ranges(&bytes).unwrap();
+        assert_eq!(r.len(), 2);
+        assert!(contains(&bytes, &r, "프랑스") && contains(&bytes, &r, "japan"));
+        assert!(!contains(&bytes, &r, "미국") && !contains(&bytes, &r, "프랑"));
+        assert_eq!(ranges(b"").unwrap(), []);
+        let long = format!("{}\n", "x".repeat(MAX_NAME_BYTES + 1));
+        for bad in [&b"b\na\n"[..], b"a\na\n", b"a\n\nb\n", b"a", b"\xff\n", long.as_bytes()] {
+            assert!(ranges(bad).is_err(), "{bad:?}");
+        }
+        let many: Vec<u8> = (0..=MAX_NAMES).flat_map(|i| format!("{i:05}\n").into_bytes()).collect();
+        assert!(ranges(&many).unwrap_err().contains("more than"));
+    }
+
+    #[cfg(feature = "ingest")]
+    #[test]
+    fn the_bundled_list_parses_and_is_sorted() {
+        let names = bundled().unwrap();
+        assert!(names.len() > 300, "{}", names.len());
+        assert!(names.windows(2).all(|w| w[0] < w[1]));
+        for name in ["프랑스", "japan", "javascript", "bash"] {
+            assert!(names.contains(&name.to_string()), "{name}");
+        }
+        // Korea's own names and Korean homographs are left out (data/gate/make_names.py).
+        for not in ["대한민국", "한국", "북한", "korea", "수단", "인도", "us", "shell", "make"] {
+            assert!(!names.contains(&not.to_string()), "{not}");
+        }
+    }
+}
