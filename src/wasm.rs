@@ -67,6 +67,9 @@ export interface Features {
 export interface Judgement {
   top_score: number; features: Features; relevance: number; relevance_threshold: number;
   sufficiency: number; sufficiency_threshold: number; relevant: boolean; sufficient: boolean;
+  /** A name in the prompt (a country, a programming language) the documents never mention: the
+   *  instance is then not relevant, whatever the judges say. */
+  outside_name?: string;
 }
 export type Outcome = "too_long" | "too_few_words" | "not_relevant" | "not_a_question" | "no_hits"
   | "insufficient" | "deadline" | "all_deduplicated" | "no_budget" | "injected";

@@ -115,6 +115,9 @@ impl InstanceLog {
                 Decimal(g.sufficiency),
                 Decimal(g.sufficiency_threshold)
             ));
+            if let Some(name) = &g.outside_name {
+                s.push_str(&format!(", names {name} (never in the documents)"));
+            }
         }
         s.push_str(&format!(", {}/{} chars", self.chars, self.budget));
         s

@@ -68,6 +68,7 @@ function instanceSummary(l) {
   if (l.anchors.length) s += `, anchors ${l.anchors.join('/')}`;
   const g = l.gate;
   if (g) s += `, top ${g.top_score}, relevance ${g.relevance} (≥ ${g.relevance_threshold}), sufficiency ${g.sufficiency} (≥ ${g.sufficiency_threshold})`;
+  if (g && g.outside_name) s += `, names ${g.outside_name} (never in the documents)`;
   return `${s}, ${l.chars}/${l.budget} chars`;
 }
 
