@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Write names.txt: names of countries (Korean and English) and of programming languages, one
-per line, for the gate's `foreign_name` feature (src/gate/names.rs).
+`kind<TAB>name` per line (kind `country` or `language`), for the gate's rule on names the
+documents never mention (src/gate/names.rs).
 
     npm pack i18n-iso-countries@7.14.0 linguist-languages@9.5.0
     tar xzf i18n-iso-countries-7.14.0.tgz                       # → package/langs/{ko,en}.json
@@ -23,7 +24,8 @@ word are left out (the gate matches single words), and so are:
 Added: country spellings in common use where the package has another one (러시아 for 러시아연방,
 체코 for 체코공화국, 폴란드, 포르투갈, 튀니지, 에티오피아, 대만, 타이완, 오스트레일리아,
 아랍에미리트) and america, britain, england.
-Standard library only; the output is sorted (by code point) and deterministic.
+Standard library only; the output is sorted by name (code point) and deterministic; a name that
+is both (none today) counts as a country.
 """
 import json
 import os
@@ -69,13 +71,14 @@ def zipf():
 
 def main():
     langs, langfile = sys.argv[1], sys.argv[2]
-    out = set(ADD)
-    out |= {n for n in map(norm, countries(langs)) if one_word(n)}
     common = zipf()
-    out |= {n for n in map(norm, languages(langfile))
+    kind = {n: "language" for n in map(norm, languages(langfile))
             if one_word(n) and len(n) >= 3 and common.get(n, 0.0) <= MAX_ZIPF}
-    out -= SKIP
-    sys.stdout.write("".join(n + "\n" for n in sorted(out)))
+    kind.update({n: "country" for n in map(norm, countries(langs)) if one_word(n)})
+    kind.update({n: "country" for n in ADD})
+    for n in SKIP:
+        kind.pop(n, None)
+    sys.stdout.write("".join(f"{kind[n]}\t{n}\n" for n in sorted(kind)))
 
 
 if __name__ == "__main__":

@@ -1,22 +1,23 @@
-//! Names the documents never mention — countries and programming languages: the gate's
-//! `foreign_name` feature.
+//! Names the documents never mention — countries and programming languages: a rule above the
+//! gate's judges ([`Judgement`](super::Judgement)`::outside_name`).
 //!
 //! A prompt about another country's parliament shares most of its words with the constitution
-//! (국회, 대통령, 임기), and a coding task in JavaScript most of its words with the Python FAQ
-//! (list, dictionary, key); the one word that tells them apart is a name the documents never use.
+//! (국회, 대통령, 임기), and a coding task in TypeScript most of its words with a manual (type,
+//! dictionary, key); the one word that tells them apart is a name the documents never use.
 //! `groundgate build` checks a bundled list of such names (`data/gate/names.txt`: country names in
 //! Korean and English from the npm package `i18n-iso-countries`, programming language names from
 //! `linguist-languages`; see `data/gate/README.md`) against the words of the instance's chunks
-//! ([`Outside`]) and stores the names none of them holds in the index (section `names`: sorted, one
-//! per line). At `ask` time the prompt's words ([`forms`]: 프랑스의, also as 프랑스) are looked up
-//! there: a hit means the prompt names a country or language this instance's documents never speak
-//! of. A name the documents do use (미국 in the R&D manuals, Java in the Python FAQ) is not stored,
-//! so it says nothing there. The list itself is not in the runtime wasm; only the lookup is.
+//! ([`Outside`]) and stores in the index (section `names`: sorted, one per line) the names none of
+//! them holds — of the kinds the documents do not talk about at all: documents that name two
+//! countries (the R&D manuals: 미국, 일본, 영국) may be asked about a third, so none of their
+//! country names is stored, while the constitution, which names none, keeps them all. At `ask`
+//! time the prompt's words ([`forms`]: 프랑스의, also as 프랑스) are looked up there: a hit means the
+//! prompt names a country or language of a kind this instance's documents never speak of. The list
+//! itself is not in the runtime wasm; only the lookup is.
 
 use std::collections::BTreeMap;
 
 use crate::error::{Error, Result};
-
 use crate::text::{korean, words_of};
 
 /// The section's names at most (a crafted file cannot make the reader index more).
@@ -24,20 +25,31 @@ pub const MAX_NAMES: usize = 4096;
 /// A stored name's bytes at most.
 pub const MAX_NAME_BYTES: usize = 64;
 
-/// Parse a name list: one name per line, blank lines and `#` comments skipped; `origin` names the
-/// list in errors. A name must be one word as [`words_of`] splits it.
-pub fn parse(origin: &str, text: &str) -> Result<Vec<String>> {
+/// A bundled name and its kind (`country`, `language`): a kind whose names the documents mention
+/// is a topic of theirs, and then its other names say nothing ([`Outside::finish`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Name {
+    /// What it names: `country` or `language` in the bundled list.
+    pub kind: String,
+    /// The name, normalised ([`one_word`]).
+    pub name: String,
+}
+
+/// Parse a name list: one `kind<TAB>name` per line, blank lines and `#` comments skipped; `origin`
+/// names the list in errors. A name must be one word as [`words_of`] splits it.
+pub fn parse(origin: &str, text: &str) -> Result<Vec<Name>> {
     let mut out = Vec::new();
     for (n, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
+        if line.trim().is_empty() || line.starts_with('#') {
             continue;
         }
-        match one_word(line) {
-            Some(w) if w.len() <= MAX_NAME_BYTES => out.push(w),
-            _ => {
-                return Err(Error::input(format!("{origin}:{}", n + 1), format!("{line:?} is not one word")));
+        let bad = |why: &str| Error::input(format!("{origin}:{}", n + 1), why.to_string());
+        let (kind, name) = line.split_once('\t').ok_or_else(|| bad("expected `kind<TAB>name`"))?;
+        match one_word(name) {
+            Some(w) if w.len() <= MAX_NAME_BYTES && !kind.trim().is_empty() => {
+                out.push(Name { kind: kind.trim().to_string(), name: w })
             }
+            _ => return Err(bad(&format!("{name:?} is not one word"))),
         }
     }
     Ok(out)
@@ -73,9 +85,15 @@ fn one_word(name: &str) -> Option<String> {
 
 /// The bundled names (`data/gate/names.txt`), parsed.
 #[cfg(feature = "ingest")]
-pub fn bundled() -> Result<Vec<String>> {
+pub fn bundled() -> Result<Vec<Name>> {
     parse("data/gate/names.txt", include_str!("../../data/gate/names.txt"))
 }
+
+/// A kind of name is a topic of the documents when they mention this many of its names: one
+/// mention may be an accident (a homograph: 이란 in "…이란 …을 말한다"), two are not. The R&D manuals
+/// name 미국, 일본, 영국, so a question about joint research with a German university may well be
+/// theirs; the constitution names no country, so a question about Germany's parliament is not.
+pub const TOPIC_MENTIONS: usize = 2;
 
 /// Which of a list of names an instance's documents never mention: [`see`](Outside::see) every
 /// indexed text, then [`finish`](Outside::finish). A name is mentioned when a text holds it as a
@@ -83,32 +101,48 @@ pub fn bundled() -> Result<Vec<String>> {
 /// does not), so a bigram that happens to span two words (…중 국회 → 중국) mentions nothing.
 #[derive(Debug, Clone)]
 pub struct Outside {
-    /// Each name, as [`words_of`] gives it, and whether a text mentioned it.
-    names: BTreeMap<String, bool>,
+    /// Each name: its kind (an index into `kinds`) and whether a text mentioned it.
+    names: BTreeMap<String, (usize, bool)>,
+    /// The kinds, in order of first appearance.
+    kinds: Vec<String>,
 }
 
 impl Outside {
-    /// Check `names` (names of more than one word are left out).
-    pub fn new(names: &[String]) -> Outside {
-        let names = names
-            .iter()
-            .filter_map(|n| one_word(n).filter(|w| w.len() <= MAX_NAME_BYTES).map(|w| (w, false)))
-            .collect();
-        Outside { names }
+    /// Check `names`.
+    pub fn new(names: &[Name]) -> Outside {
+        let mut kinds: Vec<String> = Vec::new();
+        let mut map = BTreeMap::new();
+        for n in names {
+            let k = kinds.iter().position(|k| *k == n.kind).unwrap_or_else(|| {
+                kinds.push(n.kind.clone());
+                kinds.len() - 1
+            });
+            map.entry(n.name.clone()).or_insert((k, false));
+        }
+        Outside { names: map, kinds }
     }
 
     /// Note the names `text` mentions.
     pub fn see(&mut self, text: &str) {
         for w in forms(text) {
-            if let Some(seen) = self.names.get_mut(&w) {
+            if let Some((_, seen)) = self.names.get_mut(&w) {
                 *seen = true;
             }
         }
     }
 
-    /// The names no text mentioned, sorted.
+    /// The names no text mentioned, sorted — of the kinds the documents do not talk about (fewer
+    /// than [`TOPIC_MENTIONS`] of its names mentioned).
     pub fn finish(self) -> Vec<String> {
-        self.names.into_iter().filter(|(_, seen)| !seen).map(|(n, _)| n).collect()
+        let mut mentioned = vec![0usize; self.kinds.len()];
+        for &(k, seen) in self.names.values() {
+            mentioned[k] += seen as usize;
+        }
+        self.names
+            .into_iter()
+            .filter(|(_, (k, seen))| !seen && mentioned[*k] < TOPIC_MENTIONS)
+            .map(|(n, _)| n)
+            .collect()
     }
 }
 
@@ -158,11 +192,20 @@ pub fn contains(bytes: &[u8], ranges: &[(u32, u32)], word: &str) -> bool {
 mod tests {
     use super::*;
 
+    fn names(list: &[(&str, &str)]) -> Vec<Name> {
+        list.iter().map(|(k, n)| Name { kind: k.to_string(), name: one_word(n).unwrap() }).collect()
+    }
+
     #[test]
-    fn parse_takes_one_word_a_line_and_names_the_bad_line() {
-        assert_eq!(parse("t", "# c\n미국\n\n France \n").unwrap(), ["미국", "france"]);
-        let e = parse("t", "미국\nnew zealand\n").unwrap_err();
-        assert!(e.to_string().contains("t:2"), "{e}");
+    fn parse_takes_kind_and_one_word_a_line_and_names_the_bad_line() {
+        let got = parse("t", "# c\ncountry\t미국\n\nlanguage\t France \n").unwrap();
+        assert_eq!(got, names(&[("country", "미국"), ("language", "france")]));
+        for bad in
+            ["country\t미국\ncountry\tnew zealand\n", "country\t미국\n미국\n", "country\t미국\n\t미국\n"]
+        {
+            let e = parse("t", bad).unwrap_err();
+            assert!(e.to_string().contains("t:2"), "{e}");
+        }
     }
 
     #[test]
@@ -175,15 +218,28 @@ mod tests {
 
     #[test]
     fn outside_keeps_the_names_no_text_holds_as_a_word() {
-        let names: Vec<String> =
-            ["미국", "프랑스", "Japan", "중국", "이란", "new zealand"].map(String::from).to_vec();
-        let mut o = Outside::new(&names);
-        // 미국은 mentions 미국; 프랑스어 and a bigram across words (…중 국회) mention nothing; a
-        // name of two words is never checked.
+        let list =
+            names(&[("country", "미국"), ("country", "프랑스"), ("country", "Japan"), ("country", "중국")]);
+        let mut o = Outside::new(&[list, names(&[("country", "이란"), ("language", "rust")])].concat());
+        // 미국은 mentions 미국; 프랑스어 and a bigram across words (…중 국회) mention nothing; 이를 is
+        // 이 without its particle, not 이란 (which strip would also cut to 이).
         o.see("미국은 프랑스어를 …중 국회 이를");
-        o.see("JAPAN");
-        // 이를 is 이 without its particle, not 이란 (which strip would also cut to 이).
-        assert_eq!(o.finish(), ["이란", "중국", "프랑스"]);
+        o.see("Rust");
+        assert_eq!(o.finish(), ["japan", "이란", "중국", "프랑스"]);
+    }
+
+    #[test]
+    fn a_kind_the_documents_talk_about_says_nothing() {
+        let list =
+            names(&[("country", "미국"), ("country", "일본"), ("country", "독일"), ("language", "java")]);
+        // Two countries mentioned: countries are a topic here, so 독일 is not stored either.
+        let mut o = Outside::new(&list);
+        o.see("미국과 일본의 제도");
+        assert_eq!(o.finish(), ["java"]);
+        // One mention is not a topic.
+        let mut o = Outside::new(&list);
+        o.see("미국의 제도");
+        assert_eq!(o.finish(), ["java", "독일", "일본"]);
     }
 
     #[test]
@@ -206,9 +262,11 @@ mod tests {
     #[cfg(feature = "ingest")]
     #[test]
     fn the_bundled_list_parses_and_is_sorted() {
-        let names = bundled().unwrap();
-        assert!(names.len() > 300, "{}", names.len());
-        assert!(names.windows(2).all(|w| w[0] < w[1]));
+        let list = bundled().unwrap();
+        assert!(list.len() > 900, "{}", list.len());
+        assert!(list.windows(2).all(|w| w[0].name < w[1].name));
+        assert!(list.iter().all(|n| n.kind == "country" || n.kind == "language"));
+        let names: Vec<String> = list.into_iter().map(|n| n.name).collect();
         for name in ["프랑스", "japan", "javascript", "bash"] {
             assert!(names.contains(&name.to_string()), "{name}");
         }

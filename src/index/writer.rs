@@ -28,7 +28,7 @@ pub struct IndexBuilder {
     glossary: Vec<(String, u32)>,
     codec: super::text::TextCodec,
     background: Option<BTreeMap<String, u8>>,
-    names: Option<Vec<String>>,
+    names: Option<Vec<crate::gate::names::Name>>,
 }
 
 impl IndexBuilder {
@@ -73,9 +73,10 @@ impl IndexBuilder {
         self
     }
 
-    /// Store which of `names` (countries, programming languages: [`names`](crate::gate::names)) the documents never
-    /// mention (section `names`, read by the gate's `foreign_name` feature).
-    pub fn outside_names(&mut self, names: Vec<String>) -> &mut Self {
+    /// Store which of `names` (countries, programming languages) the documents never mention, of
+    /// the kinds they do not talk about (section `names`: [`names`](crate::gate::names), a rule
+    /// above the gate's judges).
+    pub fn outside_names(&mut self, names: Vec<crate::gate::names::Name>) -> &mut Self {
         self.names = Some(names);
         self
     }

@@ -142,7 +142,8 @@ fn a_country_the_documents_never_mention_makes_the_prompt_unrelated_to_them() {
         let text = format!("감리원은 교육 과정 {i}을 이수하여야 한다. 미국의 제도와 다르다.");
         b.add_chunk(Chunk { source: s, text, ..Default::default() }).expect("chunk");
     }
-    b.outside_names(["프랑스", "미국", "Japan"].map(String::from).to_vec());
+    let name = |n: &str| groundgate::gate::names::Name { kind: "country".into(), name: n.to_lowercase() };
+    b.outside_names(vec![name("프랑스"), name("미국"), name("Japan")]);
     let bytes = b.build().expect("build");
     let index = groundgate::Index::open(bytes.as_slice()).expect("open");
     assert_eq!(index.outside_names().collect::<Vec<_>>(), ["japan", "프랑스"]);
