@@ -6,6 +6,8 @@
 //! description = "The Constitution of the Republic of Korea"
 //! anchors = ["헌법", "기본권"]            # anchor words for the anchor gate
 //! derive_anchors = 300                  # plus up to 300 derived from headings and titles
+//! outside_names = true                  # store the country / language names never mentioned
+//!                                       # (default true; see `gate::names`)
 //! sufficiency = 8.0                     # legacy (round 1 BM25 threshold), stored but unused by the gate
 //! text = "hangul"                       # chunk text storage: "hangul" (default), "lz4" or "plain"
 //! [bm25]                                # optional; defaults k1 = 1.2, b = 0.75
@@ -67,6 +69,11 @@ pub struct Manifest {
     /// Derive up to this many more anchors from the headings, titles and glossary terms (default
     /// 300; 0 turns derivation off). See [`crate::gate::anchor::derive`].
     pub derive_anchors: Option<usize>,
+    /// Store the bundled country and programming-language names the documents never mention, of
+    /// the kinds they never talk about (section `names`; default true): a prompt naming one is then
+    /// not about this instance ([`crate::gate::names`]). `false` leaves the section out, for
+    /// documents whose readers ask about places or languages the documents do not name.
+    pub outside_names: Option<bool>,
     /// Legacy (round 1): a BM25 score threshold, still stored in the index meta but not used by the
     /// gate, whose judges are fitted with `groundgate calibrate`.
     pub sufficiency: Option<f32>,
@@ -425,7 +432,9 @@ pub fn build_from_documents(m: &Manifest, docs: &[Document]) -> Result<(Vec<u8>,
         &crate::text::Analyzer::new(m.analyzer.unwrap_or_default()),
         &words,
     ));
-    b.outside_names(crate::gate::names::bundled()?);
+    if m.outside_names.unwrap_or(true) {
+        b.outside_names(crate::gate::names::bundled()?);
+    }
     for a in &m.anchors {
         b.add_anchor(a);
     }
@@ -635,5 +644,27 @@ mod tests {
         assert_eq!(m.inputs.len(), 1);
         assert_eq!(m.bm25.unwrap().k1, 0.9);
         assert!(toml::from_str::<Manifest>("name = \"x\"\nnmae = 1\n").is_err());
+    }
+
+    #[test]
+    fn outside_names_are_stored_unless_the_manifest_says_no() {
+        use crate::corpus::Source;
+        use crate::ingest::Block;
+        let docs = [Document {
+            source: Source { id: "s".into(), title: "감리 안내서".into(), ..Default::default() },
+            blocks: vec![Block {
+                text: "감리원은 교육을 이수하여야 한다.".into(), ..Default::default()
+            }],
+            ..Default::default()
+        }];
+        for (setting, stored) in
+            [("", true), ("outside_names = true\n", true), ("outside_names = false\n", false)]
+        {
+            let m: Manifest = toml::from_str(&format!("name = \"x\"\n{setting}")).unwrap();
+            let bytes = build_from_documents(&m, &docs).unwrap().0;
+            let index = crate::Index::open(bytes.as_slice()).unwrap();
+            assert_eq!(index.is_outside_name("프랑스"), stored, "{setting:?}");
+            assert_eq!(index.outside_names().count() > 900, stored, "{setting:?}");
+        }
     }
 }
