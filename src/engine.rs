@@ -54,6 +54,11 @@ pub struct Config {
     pub instance_budget: usize,
     /// Characters for all instances together (3,600).
     pub total_budget: usize,
+    /// When several instances inject, the total is shared in proportion to each one's relevance
+    /// (the judge's probability) to this power (2: on the training questions gold pushed 284 → 291
+    /// of 360, the same from 2 to 8; docs/gate-bench.md). 0 shares evenly, as the field report
+    /// did; a forced instance counts as relevant with certainty.
+    pub share_power: u32,
     /// Per-instance time limit in milliseconds (5,000).
     pub deadline_ms: u64,
     /// What starts a forcing tag (`#` as in `#rnd`).
@@ -71,6 +76,7 @@ impl Default for Config {
             evidence_k: 16,
             instance_budget: 3_600,
             total_budget: 3_600,
+            share_power: 2,
             deadline_ms: 5_000,
             tag_prefix: "#".into(),
             dedup_window_ms: 30 * 60 * 1_000,
@@ -85,6 +91,9 @@ impl Config {
         }
         if self.evidence_k == 0 || self.evidence_k > 50 {
             return Err(Error::invalid("config.evidence_k", format!("{}; must be 1..=50", self.evidence_k)));
+        }
+        if self.share_power > 8 {
+            return Err(Error::invalid("config.share_power", format!("{}; must be 0..=8", self.share_power)));
         }
         if self.tag_prefix.is_empty() || self.tag_prefix.chars().any(char::is_whitespace) {
             return Err(Error::invalid("config.tag_prefix", "must be non-empty, without spaces"));
@@ -734,7 +743,17 @@ impl Engine {
             })
             .collect();
         let demands: Vec<usize> = prepared.iter().map(|p| p.iter().map(|x| x.2).sum()).collect();
-        let budgets = budget::allocate(&demands, cfg.instance_budget, cfg.total_budget);
+        // The shared total goes to the instances in proportion to relevance^share_power (a forced
+        // instance counts as certain): the one the prompt is most likely about gets the most room.
+        let weights: Vec<u64> = judged
+            .iter()
+            .map(|j| {
+                let p = if j.log.forced { 1.0 } else { j.log.gate.as_ref().map_or(1.0, |g| g.relevance) };
+                let w = (0..cfg.share_power).fold(1.0f64, |w, _| w * p);
+                (w * 1_000_000.0).round() as u64
+            })
+            .collect();
+        let budgets = budget::allocate_weighted(&demands, &weights, cfg.instance_budget, cfg.total_budget);
         let mut evidence = Vec::new();
         let mut items: Vec<String> = Vec::new();
         let mut shown: Vec<(String, u32)> = Vec::new();

@@ -26,7 +26,7 @@ const TYPES: &str = r#"
 /** Engine settings; every field optional (defaults: `groundgate::Config`, README). */
 export interface Config {
   max_prompt_chars?: number; min_words?: number; top_k?: number; evidence_k?: number; instance_budget?: number;
-  total_budget?: number; deadline_ms?: number; tag_prefix?: string;
+  total_budget?: number; share_power?: number; deadline_ms?: number; tag_prefix?: string;
   dedup_window_ms?: number;
 }
 export interface AskOptions {

@@ -14,16 +14,34 @@ use crate::text::sentences;
 /// together at most `total`, and an instance that needs less than an even share leaves the rest to
 /// the others. The result never exceeds a demand, `per_instance`, or (summed) `total`.
 pub fn allocate(demands: &[usize], per_instance: usize, total: usize) -> Vec<usize> {
+    allocate_weighted(demands, &vec![1; demands.len()], per_instance, total)
+}
+
+/// [`allocate`] with shares in proportion to `weights` (integers, so that every platform splits
+/// alike): an instance gets at most `weights[i] / Σ weights` of what is left when its turn comes,
+/// turns taken by `demand / weight` ascending, so that what one leaves unused goes to the others in
+/// proportion to theirs. A weight of 0 counts as 1.
+pub fn allocate_weighted(
+    demands: &[usize],
+    weights: &[u64],
+    per_instance: usize,
+    total: usize,
+) -> Vec<usize> {
     let caps: Vec<usize> = demands.iter().map(|&d| d.min(per_instance)).collect();
+    let w: Vec<u64> = (0..caps.len()).map(|i| weights.get(i).copied().unwrap_or(1).max(1)).collect();
     let mut order: Vec<usize> = (0..caps.len()).collect();
-    // (cap, index) is unique: no ties, the order sort_unstable_by_key gave.
-    crate::sort::sort_by(&mut order, |&a, &b| (caps[a], a).cmp(&(caps[b], b)));
+    // cap / weight ascending, compared as cap_a · w_b < cap_b · w_a; ties by index.
+    crate::sort::sort_by(&mut order, |&a, &b| {
+        ((caps[a] as u128) * (w[b] as u128), a).cmp(&((caps[b] as u128) * (w[a] as u128), b))
+    });
     let mut out = vec![0; caps.len()];
-    let mut remaining = total;
-    for (k, &i) in order.iter().enumerate() {
-        let share = remaining / (order.len() - k);
-        out[i] = caps[i].min(share);
-        remaining -= out[i];
+    let mut remaining = total as u128;
+    let mut weight_left: u128 = w.iter().map(|&x| x as u128).sum();
+    for &i in &order {
+        let share = remaining * w[i] as u128 / weight_left.max(1);
+        out[i] = caps[i].min(share as usize);
+        remaining -= out[i] as u128;
+        weight_left -= w[i] as u128;
     }
     out
 }
@@ -143,6 +161,35 @@ mod tests {
     }
 
     #[test]
+    fn weighted_shares_follow_the_weights_and_pass_on_what_is_left() {
+        // Equal weights: the even split.
+        assert_eq!(allocate_weighted(&[2000, 2000, 2000], &[5, 5, 5], 1800, 3600), [1200, 1200, 1200]);
+        // 4 : 1 — the first takes four fifths, up to its demand.
+        assert_eq!(allocate_weighted(&[4000, 4000], &[4, 1], 3600, 3600), [2880, 720]);
+        // What a short, heavy instance leaves goes to the others.
+        assert_eq!(allocate_weighted(&[500, 4000], &[9, 1], 3600, 3600), [500, 3100]);
+        // Capped by `per_instance`: the rest goes to the lighter one.
+        assert_eq!(allocate_weighted(&[4000, 4000], &[9, 1], 2000, 3600), [2000, 1600]);
+        // A weight of 0 counts as 1; missing weights too.
+        assert_eq!(allocate_weighted(&[1000, 1000], &[0, 1], 3600, 1000), [500, 500]);
+        assert_eq!(allocate_weighted(&[1000, 1000], &[], 3600, 1000), [500, 500]);
+        assert_eq!(allocate_weighted(&[], &[], 3600, 1000), Vec::<usize>::new());
+    }
+
+    #[test]
+    fn equal_weights_are_the_even_split() {
+        let mut seed = 11u64;
+        for _ in 0..3000 {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let n = (seed >> 60) as usize % 5;
+            let demands: Vec<usize> = (0..n).map(|i| ((seed >> (i * 12)) % 4000) as usize).collect();
+            let (per, total) = (1 + (seed >> 20) as usize % 2500, 1 + (seed >> 33) as usize % 5000);
+            let w = 1 + (seed >> 40) % 1_000_000;
+            assert_eq!(allocate_weighted(&demands, &vec![w; n], per, total), allocate(&demands, per, total));
+        }
+    }
+
+    #[test]
     fn never_exceeds_any_limit() {
         let mut seed = 7u64;
         for _ in 0..5000 {
@@ -150,8 +197,14 @@ mod tests {
             let n = (seed >> 60) as usize % 5;
             let demands: Vec<usize> = (0..n).map(|i| ((seed >> (i * 12)) % 4000) as usize).collect();
             let (per, total) = (1 + (seed >> 20) as usize % 2500, 1 + (seed >> 33) as usize % 5000);
+            let weights: Vec<u64> = (0..n).map(|i| (seed >> (i * 7)) % 1_000_001).collect();
             let got = allocate(&demands, per, total);
             assert!(got.iter().sum::<usize>() <= total);
+            let weighted = allocate_weighted(&demands, &weights, per, total);
+            assert!(weighted.iter().sum::<usize>() <= total);
+            for (g, d) in weighted.iter().zip(&demands) {
+                assert!(*g <= *d && *g <= per);
+            }
             for (g, d) in got.iter().zip(&demands) {
                 assert!(*g <= *d && *g <= per);
             }

@@ -338,6 +338,65 @@ fn shared_budget_redistributes_across_two_three_and_four_instances() {
     assert!(b[1] > 1_200, "the long ones got the short one's leftovers: {b:?}");
 }
 
+/// An instance whose chunks share "교육 과정" but not 감리원 with [`Q`]: found, a weaker match.
+fn weak_instance(name: &str) -> Vec<u8> {
+    let mut b = IndexBuilder::new(name, AnalyzerSettings::default());
+    let s = b
+        .add_source(Source { id: format!("{name}-memo"), title: "memo".into(), ..Default::default() })
+        .expect("source");
+    for i in 0..6 {
+        let text =
+            format!("신입 사원 교육 과정 {i}번을 이수한다: 오전에는 회사 소개, 오후에는 부서 배치가 있다. ")
+                .repeat(5);
+        let loc = groundgate::corpus::Location { page: Some(i + 1), ..Default::default() };
+        b.add_chunk(Chunk { source: s, text, location: loc, start: 0, end: 0 }).expect("chunk");
+    }
+    for k in 0..30 {
+        b.add_chunk(Chunk {
+            source: s, text: format!("예산 집행 회계 보고서 {k}번."), ..Default::default()
+        })
+        .expect("filler");
+    }
+    b.build().expect("build")
+}
+
+#[test]
+fn the_shared_budget_follows_relevance() {
+    let inst = [("strong", instance("strong", 8, 440)), ("weak", weak_instance("weak"))];
+    let relevance = |a: &groundgate::Answer| -> Vec<f64> {
+        a.log.instances.iter().map(|l| l.gate.as_ref().expect("judged").relevance).collect()
+    };
+    let c = Config::default();
+    assert_eq!(c.share_power, 2);
+    let a = ask(&mut engine_with(&inst, c.clone()), Q);
+    check_budget_invariants(&a, &c);
+    let (b, p) = (budgets(&a), relevance(&a));
+    assert_eq!(b.len(), 2, "both inject (thresholds 0): {:?}", a.log.instances);
+    assert!(p[0] > p[1], "{p:?}");
+    assert!(
+        b[0] > b[1] && b[0] + b[1] <= c.total_budget,
+        "the more relevant gets more room: {b:?} for {p:?}"
+    );
+    // Shares in proportion to relevance²: the weak one's budget is its share of the total.
+    let want = (c.total_budget as f64 * p[1] * p[1] / (p[0] * p[0] + p[1] * p[1])) as usize;
+    assert!(b[1].abs_diff(want) <= 1, "{b:?} {p:?}: want {want}");
+    // share_power 0: even, as the field report split it.
+    let even = Config { share_power: 0, ..Config::default() };
+    let a = ask(&mut engine_with(&inst, even.clone()), Q);
+    check_budget_invariants(&a, &even);
+    let e = budgets(&a);
+    // Half each, or the weak one's whole demand (what it leaves goes to the other).
+    let weak_used = a.log.instances[1].chars;
+    assert!(e[1] > b[1] && (e[1] == 1_800 || weak_used <= e[1]), "{e:?} (weak used {weak_used})");
+    assert_eq!(e[0], (c.total_budget - e[1]).min(c.instance_budget), "{e:?}");
+    // A forced instance counts as certain: forced, both share as evenly.
+    let a = ask(&mut engine_with(&inst, c.clone()), &format!("#strong #weak {Q}"));
+    assert_eq!(budgets(&a), e);
+    // Out of range is refused by name.
+    let err = Engine::new(Config { share_power: 9, ..Config::default() }).err().expect("refused");
+    assert!(err.to_string().contains("config.share_power"), "{err}");
+}
+
 /// A clock that moves forward by `step` ms each time it is read.
 struct SteppingClock {
     now: AtomicU64,

@@ -167,7 +167,7 @@ enum Command {
         #[arg(long, requires = "jsonl")]
         timings: bool,
         /// Engine settings (TOML: max_prompt_chars, min_words, top_k, evidence_k, instance_budget, total_budget,
-        /// deadline_ms, tag_prefix, dedup_window_ms).
+        /// share_power, deadline_ms, tag_prefix, dedup_window_ms).
         #[arg(long)]
         config: Option<PathBuf>,
         /// Fix the clock at this time (ms since the epoch): reproducible output.
