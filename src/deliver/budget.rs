@@ -20,28 +20,31 @@ pub fn allocate(demands: &[usize], per_instance: usize, total: usize) -> Vec<usi
 /// [`allocate`] with shares in proportion to `weights` (integers, so that every platform splits
 /// alike): an instance gets at most `weights[i] / Σ weights` of what is left when its turn comes,
 /// turns taken by `demand / weight` ascending, so that what one leaves unused goes to the others in
-/// proportion to theirs. A weight of 0 counts as 1.
+/// proportion to theirs. A weight of 0 counts as 1; weights above 2³⁰ count as 2³⁰.
 pub fn allocate_weighted(
     demands: &[usize],
     weights: &[u64],
     per_instance: usize,
     total: usize,
 ) -> Vec<usize> {
-    let caps: Vec<usize> = demands.iter().map(|&d| d.min(per_instance)).collect();
-    let w: Vec<u64> = (0..caps.len()).map(|i| weights.get(i).copied().unwrap_or(1).max(1)).collect();
+    // In u64 with every factor bounded (budgets to u32::MAX characters, weights to 2³⁰), so no
+    // product overflows and no 128-bit division is linked into the wasm.
+    const MAX_WEIGHT: u64 = 1 << 30;
+    let caps: Vec<u64> = demands.iter().map(|&d| d.min(per_instance).min(u32::MAX as usize) as u64).collect();
+    let w: Vec<u64> =
+        (0..caps.len()).map(|i| weights.get(i).copied().unwrap_or(1).clamp(1, MAX_WEIGHT)).collect();
     let mut order: Vec<usize> = (0..caps.len()).collect();
     // cap / weight ascending, compared as cap_a · w_b < cap_b · w_a; ties by index.
-    crate::sort::sort_by(&mut order, |&a, &b| {
-        ((caps[a] as u128) * (w[b] as u128), a).cmp(&((caps[b] as u128) * (w[a] as u128), b))
-    });
+    crate::sort::sort_by(&mut order, |&a, &b| (caps[a] * w[b], a).cmp(&(caps[b] * w[a], b)));
     let mut out = vec![0; caps.len()];
-    let mut remaining = total as u128;
-    let mut weight_left: u128 = w.iter().map(|&x| x as u128).sum();
+    let mut remaining = total.min(u32::MAX as usize) as u64;
+    let mut weight_left: u64 = w.iter().sum();
     for &i in &order {
-        let share = remaining * w[i] as u128 / weight_left.max(1);
-        out[i] = caps[i].min(share as usize);
-        remaining -= out[i] as u128;
-        weight_left -= w[i] as u128;
+        let share = remaining * w[i] / weight_left.max(1);
+        let got = caps[i].min(share);
+        out[i] = got as usize;
+        remaining -= got;
+        weight_left -= w[i];
     }
     out
 }
