@@ -18,6 +18,11 @@ pub fn lower_char(c: char) -> Lower {
     if c.is_ascii() {
         return Lower([c.to_ascii_lowercase(), '\0'], 0);
     }
+    if ('\u{A7F6}'..='\u{FF20}').contains(&c) {
+        // No character between Latin Extended-D and the fullwidth capitals has a lowercase
+        // mapping: every Hangul syllable returns at once (the test checks every code point).
+        return Lower([c, '\0'], 0);
+    }
     if c == '\u{130}' {
         // The one multi-character lowercase mapping: İ → i + combining dot above.
         return Lower(['i', '\u{307}'], 0);
