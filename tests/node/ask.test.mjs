@@ -73,6 +73,13 @@ test('Engine API: objects, errors with codes, rules', () => {
   assert.throws(() => engine.ask(''), (e) => e.code === 'invalid_argument');
   assert.throws(() => engine.ask('x y', { nonsense: 1 }), (e) => e.code === 'invalid_argument');
   assert.throws(() => new gg.Engine({ top_k: 0 }), (e) => e.code === 'invalid_argument');
+  // The shared budget's power: a whole number 0..=8; out of range is refused by name, a wrong
+  // type as the config's (with its position).
+  assert.ok(new gg.Engine({ share_power: 0 }));
+  assert.throws(() => new gg.Engine({ share_power: 9 }), (e) => e.code === 'invalid_argument' && /config\.share_power/.test(e.message));
+  for (const bad of [-1, 1.5, '2', null]) {
+    assert.throws(() => new gg.Engine({ share_power: bad }), (e) => e.code === 'invalid_argument' && /invalid config/.test(e.message), String(bad));
+  }
   assert.match(gg.Engine.rules('ko'), /근거 배달 규칙/);
   assert.throws(() => gg.Engine.rules('fr'), (e) => e.code === 'invalid_argument');
   engine.removeInstance('x');
