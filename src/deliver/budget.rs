@@ -179,37 +179,51 @@ mod tests {
         assert_eq!(allocate_weighted(&[], &[], 3600, 1000), Vec::<usize>::new());
     }
 
+    /// `count` random cases: (demands, per-instance, total, the seed they came from).
+    fn cases(mut seed: u64, count: usize) -> Vec<(Vec<usize>, usize, usize, u64)> {
+        (0..count)
+            .map(|_| {
+                seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                let n = (seed >> 60) as usize % 5;
+                let demands: Vec<usize> = (0..n).map(|i| ((seed >> (i * 12)) % 4000) as usize).collect();
+                (demands, 1 + (seed >> 20) as usize % 2500, 1 + (seed >> 33) as usize % 5000, seed)
+            })
+            .collect()
+    }
+
+    /// The field report's even water-filling, written out on its own: the smallest cap first,
+    /// each taking at most an even share of what is left.
+    fn even_reference(demands: &[usize], per: usize, total: usize) -> Vec<usize> {
+        let caps: Vec<usize> = demands.iter().map(|&d| d.min(per)).collect();
+        let mut order: Vec<usize> = (0..caps.len()).collect();
+        order.sort_by_key(|&i| (caps[i], i));
+        let (mut out, mut left) = (vec![0; caps.len()], total);
+        for (k, &i) in order.iter().enumerate() {
+            out[i] = caps[i].min(left / (order.len() - k));
+            left -= out[i];
+        }
+        out
+    }
+
     #[test]
     fn equal_weights_are_the_even_split() {
-        let mut seed = 11u64;
-        for _ in 0..3000 {
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            let n = (seed >> 60) as usize % 5;
-            let demands: Vec<usize> = (0..n).map(|i| ((seed >> (i * 12)) % 4000) as usize).collect();
-            let (per, total) = (1 + (seed >> 20) as usize % 2500, 1 + (seed >> 33) as usize % 5000);
+        for (demands, per, total, seed) in cases(11, 3000) {
+            let want = even_reference(&demands, per, total);
+            assert_eq!(allocate(&demands, per, total), want);
             let w = 1 + (seed >> 40) % 1_000_000;
-            assert_eq!(allocate_weighted(&demands, &vec![w; n], per, total), allocate(&demands, per, total));
+            assert_eq!(allocate_weighted(&demands, &vec![w; demands.len()], per, total), want);
         }
     }
 
     #[test]
     fn never_exceeds_any_limit() {
-        let mut seed = 7u64;
-        for _ in 0..5000 {
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            let n = (seed >> 60) as usize % 5;
-            let demands: Vec<usize> = (0..n).map(|i| ((seed >> (i * 12)) % 4000) as usize).collect();
-            let (per, total) = (1 + (seed >> 20) as usize % 2500, 1 + (seed >> 33) as usize % 5000);
-            let weights: Vec<u64> = (0..n).map(|i| (seed >> (i * 7)) % 1_000_001).collect();
-            let got = allocate(&demands, per, total);
-            assert!(got.iter().sum::<usize>() <= total);
-            let weighted = allocate_weighted(&demands, &weights, per, total);
-            assert!(weighted.iter().sum::<usize>() <= total);
-            for (g, d) in weighted.iter().zip(&demands) {
-                assert!(*g <= *d && *g <= per);
-            }
-            for (g, d) in got.iter().zip(&demands) {
-                assert!(*g <= *d && *g <= per);
+        for (demands, per, total, seed) in cases(7, 5000) {
+            let weights: Vec<u64> = (0..demands.len()).map(|i| (seed >> (i * 7)) % 1_000_001).collect();
+            for got in [allocate(&demands, per, total), allocate_weighted(&demands, &weights, per, total)] {
+                assert!(got.iter().sum::<usize>() <= total);
+                for (g, d) in got.iter().zip(&demands) {
+                    assert!(*g <= *d && *g <= per);
+                }
             }
         }
     }
