@@ -54,17 +54,26 @@ pub fn rescore<D: AsRef<[u8]> + Clone>(
     }
     let analyzer = Analyzer::new(index.meta().analyzer);
     let n = h.depth.min(ranked.len());
+    // A section's chunks share its heading: each distinct heading is analysed once.
+    let mut seen: Vec<(String, f32)> = Vec::new();
     for s in ranked[..n].iter_mut() {
         let Some(heading) = index.chunk_record(s.chunk)?.location.heading else { continue };
-        let mut ht = analyzer.terms(&heading);
-        ht.sort_unstable();
-        ht.dedup();
-        let mut got = 0f32;
-        for (t, w) in &weighted {
-            if ht.binary_search_by(|x| x.as_str().cmp(t)).is_ok() {
-                got += w;
+        let got = match seen.iter().find(|(h, _)| *h == heading) {
+            Some(&(_, got)) => got,
+            None => {
+                let mut ht = analyzer.terms(&heading);
+                ht.sort_unstable();
+                ht.dedup();
+                let mut got = 0f32;
+                for (t, w) in &weighted {
+                    if ht.binary_search_by(|x| x.as_str().cmp(t)).is_ok() {
+                        got += w;
+                    }
+                }
+                seen.push((heading, got));
+                got
             }
-        }
+        };
         s.score *= 1.0 + h.weight * (got / total);
     }
     // Best first, ties by chunk id (binary insertion: n is small, no sorting code in the wasm).

@@ -472,18 +472,27 @@ fn feedback_terms<D: AsRef<[u8]> + Clone>(
         return Ok(None);
     }
     let analyzer = Analyzer::new(index.meta().analyzer);
-    // Per term: in how many of the chunks.
-    let mut count: std::collections::BTreeMap<String, u32> = Default::default();
+    // Each chunk's distinct terms, sorted.
+    let mut lists: Vec<Vec<String>> = Vec::with_capacity(first.len());
     for s in first {
         let mut ts = analyzer.terms(&index.chunk(s.chunk)?.text);
         crate::sort::sort(&mut ts);
         ts.dedup();
-        for t in ts {
-            *count.entry(t).or_default() += 1;
-        }
+        lists.push(ts);
     }
+    // Per term, in term order: in how many of the chunks (a merge of the sorted lists).
+    let mut at = vec![0usize; lists.len()];
     let mut cands: Vec<(f32, String)> = Vec::new();
-    for (t, c) in count {
+    loop {
+        let least = lists.iter().zip(&at).filter_map(|(l, &i)| l.get(i)).min();
+        let Some(t) = least.cloned() else { break };
+        let mut c = 0u32;
+        for (l, i) in lists.iter().zip(at.iter_mut()) {
+            if l.get(*i) == Some(&t) {
+                c += 1;
+                *i += 1;
+            }
+        }
         if c < 2 || terms.iter().any(|(q, _)| *q == t) {
             continue;
         }
