@@ -15,7 +15,6 @@
 //!    delimited cited `context` block;
 //! 7. for pull, the next step as tool calls ([`pull_calls`]); the decision log records every value.
 
-use std::collections::HashSet;
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
@@ -580,14 +579,17 @@ impl Engine {
         let mut log = InstanceLog::skipped(&inst.name, Outcome::NoHits);
         log.forced = forced;
         let tokens = inst.analyzer.analyze(query);
-        let term_set: HashSet<&str> = tokens.iter().map(|t| t.term.as_str()).collect();
+        // The query's distinct terms, sorted (a binary search where a hash set would link hashing
+        // code into the browser build).
+        let mut term_set: Vec<&str> = tokens.iter().map(|t| t.term.as_str()).collect();
+        crate::sort::sort(&mut term_set);
+        term_set.dedup();
         // The judges weigh the query's content words (the search sees the whole query); a bigram
         // the shortened text joins across a dropped word is not one of the query's terms.
         let mut content = inst.analyzer.analyze(&said.content);
-        content.retain(|t| term_set.contains(t.term.as_str()));
+        content.retain(|t| term_set.binary_search(&t.term.as_str()).is_ok());
         log.anchors = inst.anchors.matches(&term_set);
-        let mut terms: Vec<String> = term_set.iter().map(|t| t.to_string()).collect();
-        crate::sort::sort(&mut terms);
+        let terms: Vec<String> = term_set.iter().map(|t| t.to_string()).collect();
         let extra = if opts.session.is_some() { 16 } else { 0 };
         let rerank = opts.rerank.as_ref().filter(|r| r.is_active());
         let pool = rerank.map_or(0, |r| r.pool());

@@ -43,11 +43,12 @@ impl AnchorSet {
         self.anchors.is_empty()
     }
 
-    /// The anchors whose terms all occur in `prompt_terms`, in sorted order.
-    pub fn matches(&self, prompt_terms: &HashSet<&str>) -> Vec<String> {
+    /// The anchors whose terms all occur in `prompt_terms` (sorted, as [`slice::binary_search`]
+    /// needs), in sorted order.
+    pub fn matches(&self, prompt_terms: &[&str]) -> Vec<String> {
         self.anchors
             .iter()
-            .filter(|(_, terms)| terms.iter().all(|t| prompt_terms.contains(t.as_str())))
+            .filter(|(_, terms)| terms.iter().all(|t| prompt_terms.binary_search(&t.as_str()).is_ok()))
             .map(|(a, _)| a.clone())
             .collect()
     }
@@ -149,9 +150,12 @@ pub fn derive<'a>(headings: impl IntoIterator<Item = &'a str>, n: usize) -> Vec<
 mod tests {
     use super::*;
 
-    fn terms<'a>(a: &Analyzer, s: &str, buf: &'a mut Vec<String>) -> HashSet<&'a str> {
+    fn terms<'a>(a: &Analyzer, s: &str, buf: &'a mut Vec<String>) -> Vec<&'a str> {
         *buf = a.terms(s);
-        buf.iter().map(String::as_str).collect()
+        let mut t: Vec<&str> = buf.iter().map(String::as_str).collect();
+        t.sort_unstable();
+        t.dedup();
+        t
     }
 
     #[test]

@@ -40,7 +40,9 @@ const SMOOTHING: f64 = 1.0;
 pub struct Phrasing {
     /// Prior log-odds (domain prompts over unrelated ones among those fitted), in 1/SCALE units.
     bias: i32,
-    grams: HashMap<String, i32>,
+    /// (gram, weight), sorted by gram, no gram twice: looked up by binary search (no hash map in
+    /// the browser build).
+    grams: Vec<(String, i32)>,
 }
 
 /// The distinct 2- and 3-grams of a prompt.
@@ -141,13 +143,15 @@ impl Phrasing {
             }
         }
         let rate = |c: u32, y: usize| (c as f64 + SMOOTHING) / (n[y] as f64 + 2.0 * SMOOTHING);
-        let mut grams = HashMap::new();
+        let mut grams = Vec::new();
         for (g, c) in counts {
             let w = (rate(c[1], 1) / rate(c[0], 0)).ln();
             if c[0] + c[1] >= MIN_PROMPTS && w.abs() >= MIN_WEIGHT && !topic.contains(&g) {
-                grams.insert(g, quantise(w));
+                grams.push((g, quantise(w)));
             }
         }
+        // Distinct grams (the map's keys): sorted by gram alone is a total order.
+        grams.sort_unstable_by(|a, b| a.0.cmp(&b.0));
         let prior = if n[0] > 0 && n[1] > 0 { (n[1] as f64 / n[0] as f64).ln() } else { 0.0 };
         Phrasing { bias: quantise(prior), grams }
     }
@@ -171,8 +175,8 @@ impl Phrasing {
         let mut sum = self.bias as i64;
         let mut found = 0;
         for g in distinct(&folded(prompt, MAX_CHARS)) {
-            if let Some(&w) = self.grams.get(g) {
-                sum += w as i64;
+            if let Ok(at) = self.grams.binary_search_by(|(x, _)| x.as_str().cmp(g)) {
+                sum += self.grams[at].1 as i64;
                 found += 1;
             }
         }
@@ -197,9 +201,7 @@ impl Phrasing {
             out.push_str(&format!("# {line}\n"));
         }
         out.push_str(&format!("bias\t{}\n", self.bias));
-        let mut rows: Vec<(&String, &i32)> = self.grams.iter().collect();
-        rows.sort();
-        for (g, w) in rows {
+        for (g, w) in &self.grams {
             out.push_str(&format!("{}\t{w}\n", g.replace('\\', "\\\\").replace(' ', "\\s")));
         }
         out
@@ -233,8 +235,9 @@ impl Phrasing {
             if !(2..=3).contains(&n) {
                 return Err(bad(i, "a gram is 2 or 3 characters"));
             }
-            if table.grams.insert(g, w).is_some() {
-                return Err(bad(i, "a gram is listed twice"));
+            match table.grams.binary_search_by(|(x, _)| x.cmp(&g)) {
+                Ok(_) => return Err(bad(i, "a gram is listed twice")),
+                Err(at) => table.grams.insert(at, (g, w)),
             }
         }
         if !seen_bias {
@@ -308,10 +311,11 @@ mod tests {
 
     #[test]
     fn grams_with_comment_marks_spaces_and_backslashes_round_trip() {
-        let mut t = Phrasing { bias: 3, grams: HashMap::new() };
+        let mut t = Phrasing { bias: 3, grams: Vec::new() };
         for (g, w) in [("#x", 1), ("c#", 2), ("a b", -3), ("\\s", 4), ("␠x", 5), ("\\\\", 6)] {
-            t.grams.insert(g.to_string(), w);
+            t.grams.push((g.to_string(), w));
         }
+        t.grams.sort();
         assert_eq!(Phrasing::parse(&t.to_tsv("a comment")).unwrap(), t);
     }
 
