@@ -14,7 +14,8 @@ use crate::text::sentences;
 /// together at most `total`, and an instance that needs less than an even share leaves the rest to
 /// the others. The result never exceeds a demand, `per_instance`, or (summed) `total`.
 pub fn allocate(demands: &[usize], per_instance: usize, total: usize) -> Vec<usize> {
-    allocate_weighted(demands, &vec![1; demands.len()], per_instance, total)
+    // No weights: every instance weighs 1.
+    allocate_weighted(demands, &[], per_instance, total)
 }
 
 /// [`allocate`] with shares in proportion to `weights` (integers, so that every platform splits

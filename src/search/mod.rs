@@ -483,21 +483,19 @@ fn feedback_terms<D: AsRef<[u8]> + Clone>(
     // Per term, in term order: in how many of the chunks (a merge of the sorted lists).
     let mut at = vec![0usize; lists.len()];
     let mut cands: Vec<(f32, String)> = Vec::new();
-    loop {
-        let least = lists.iter().zip(&at).filter_map(|(l, &i)| l.get(i)).min();
-        let Some(t) = least.cloned() else { break };
+    while let Some(t) = lists.iter().zip(&at).filter_map(|(l, &i)| l.get(i)).min() {
         let mut c = 0u32;
         for (l, i) in lists.iter().zip(at.iter_mut()) {
-            if l.get(*i) == Some(&t) {
+            if l.get(*i) == Some(t) {
                 c += 1;
                 *i += 1;
             }
         }
-        if c < 2 || terms.iter().any(|(q, _)| *q == t) {
+        if c < 2 || terms.iter().any(|(q, _)| q == t) {
             continue;
         }
-        if let Some(i) = index.term(&t)? {
-            cands.push((c as f32 * i.idf, t));
+        if let Some(i) = index.term(t)? {
+            cands.push((c as f32 * i.idf, t.clone()));
         }
     }
     crate::sort::sort_by(&mut cands, |a, b| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
