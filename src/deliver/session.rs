@@ -14,8 +14,6 @@
 //! line format instead of serde keeps the binding at a few hundred bytes of wasm (serde derives for
 //! these two types cost 4.4 KB gzipped, measured).
 
-use std::collections::BTreeMap;
-
 use crate::{Error, Result};
 
 /// Most sessions remembered at once.
@@ -24,8 +22,25 @@ pub const MAX_SESSIONS: usize = 10_000;
 #[derive(Debug, Clone, Default)]
 struct Session {
     last_ms: u64,
-    /// (instance, chunk) → time injected.
-    injected: BTreeMap<(String, u32), u64>,
+    /// (instance, chunk, time injected), sorted by instance then chunk, each pair once: binary
+    /// search in sorted vectors instead of `BTreeMap`s keeps the B-tree code out of the browser
+    /// wasm (~N KB gzipped).
+    injected: Vec<(String, u32, u64)>,
+}
+
+impl Session {
+    /// Where (instance, chunk) is, or would go.
+    fn find(&self, instance: &str, chunk: u32) -> std::result::Result<usize, usize> {
+        self.injected.binary_search_by(|(i, c, _)| (i.as_str(), *c).cmp(&(instance, chunk)))
+    }
+
+    /// Record (instance, chunk) at `at_ms`, or keep the later of its two times.
+    fn note(&mut self, instance: &str, chunk: u32, at_ms: u64) {
+        match self.find(instance, chunk) {
+            Ok(at) => self.injected[at].2 = self.injected[at].2.max(at_ms),
+            Err(at) => self.injected.insert(at, (instance.to_string(), chunk, at_ms)),
+        }
+    }
 }
 
 /// Most shown chunks one [`SessionState`] may carry.
@@ -110,26 +125,29 @@ pub fn check_id(session: &str) -> Result<()> {
 /// What each session has been shown.
 #[derive(Debug, Clone, Default)]
 pub struct Sessions {
-    sessions: BTreeMap<String, Session>,
+    /// (id, session), sorted by id, each id once.
+    sessions: Vec<(String, Session)>,
 }
 
 impl Sessions {
     /// Was `chunk` of `instance` injected in `session` less than `window_ms` before `now_ms`?
     pub fn seen(&self, session: &str, instance: &str, chunk: u32, now_ms: u64, window_ms: u64) -> bool {
-        self.sessions
-            .get(session)
-            .and_then(|s| s.injected.get(&(instance.to_string(), chunk)))
-            .is_some_and(|&t| now_ms.saturating_sub(t) < window_ms)
+        self.get(session)
+            .and_then(|s| s.find(instance, chunk).ok().map(|at| s.injected[at].2))
+            .is_some_and(|t| now_ms.saturating_sub(t) < window_ms)
     }
 
     /// Record that these chunks were injected in `session` at `now_ms`.
     pub fn record(&mut self, session: &str, items: &[(String, u32)], now_ms: u64, window_ms: u64) {
-        self.make_room(session);
-        let s = self.sessions.entry(session.to_string()).or_default();
+        let s = self.entry(session);
         s.last_ms = now_ms;
-        s.injected.retain(|_, &mut t| now_ms.saturating_sub(t) < window_ms);
+        s.injected.retain(|&(_, _, t)| now_ms.saturating_sub(t) < window_ms);
         for (instance, chunk) in items {
-            s.injected.insert((instance.clone(), *chunk), now_ms);
+            // Times never go back here, so "the later" is `now_ms`: the map's insert.
+            match s.find(instance, *chunk) {
+                Ok(at) => s.injected[at].2 = now_ms,
+                Err(at) => s.injected.insert(at, (instance.clone(), *chunk, now_ms)),
+            }
         }
     }
 
@@ -137,16 +155,15 @@ impl Sessions {
     pub fn export(&self, session: &str, now_ms: u64, window_ms: u64) -> Result<SessionState> {
         check_id(session)?;
         let shown = self
-            .sessions
             .get(session)
             .map(|s| {
                 s.injected
                     .iter()
-                    .filter(|&(_, &t)| now_ms.saturating_sub(t) < window_ms)
-                    .map(|((instance, chunk), &at_ms)| Shown {
+                    .filter(|&&(_, _, t)| now_ms.saturating_sub(t) < window_ms)
+                    .map(|(instance, chunk, at_ms)| Shown {
                         instance: instance.clone(),
                         chunk: *chunk,
-                        at_ms,
+                        at_ms: *at_ms,
                     })
                     .collect()
             })
@@ -173,34 +190,51 @@ impl Sessions {
         }
         let live: Vec<&Shown> =
             state.shown.iter().filter(|s| now_ms.saturating_sub(s.at_ms) < window_ms).collect();
-        if live.is_empty() && !self.sessions.contains_key(&state.session) {
+        if live.is_empty() && self.get(&state.session).is_none() {
             return Ok(0);
         }
-        self.make_room(&state.session);
-        let s = self.sessions.entry(state.session.clone()).or_default();
-        s.injected.retain(|_, &mut t| now_ms.saturating_sub(t) < window_ms);
+        let s = self.entry(&state.session);
+        s.injected.retain(|&(_, _, t)| now_ms.saturating_sub(t) < window_ms);
         for item in live {
             let at = item.at_ms.min(now_ms);
-            let slot = s.injected.entry((item.instance.clone(), item.chunk)).or_insert(at);
-            *slot = (*slot).max(at);
+            s.note(&item.instance, item.chunk, at);
             s.last_ms = s.last_ms.max(at);
         }
         Ok(s.injected.len())
     }
 
-    /// Evict the least recently used session when `session` is new and the table is full.
-    fn make_room(&mut self, session: &str) {
-        if !self.sessions.contains_key(session)
-            && self.sessions.len() >= MAX_SESSIONS
-            && let Some(oldest) = self.sessions.iter().min_by_key(|(_, s)| s.last_ms).map(|(k, _)| k.clone())
-        {
-            self.sessions.remove(&oldest);
-        }
+    fn find(&self, session: &str) -> std::result::Result<usize, usize> {
+        self.sessions.binary_search_by(|(id, _)| id.as_str().cmp(session))
+    }
+
+    fn get(&self, session: &str) -> Option<&Session> {
+        self.find(session).ok().map(|at| &self.sessions[at].1)
+    }
+
+    /// The session, created when new — after evicting the least recently used one (the first in id
+    /// order among equal times) when the table is full.
+    fn entry(&mut self, session: &str) -> &mut Session {
+        let at = match self.find(session) {
+            Ok(at) => at,
+            Err(mut at) => {
+                if self.sessions.len() >= MAX_SESSIONS
+                    && let Some(oldest) = (0..self.sessions.len()).min_by_key(|&i| self.sessions[i].1.last_ms)
+                {
+                    self.sessions.remove(oldest);
+                    at -= usize::from(oldest < at);
+                }
+                self.sessions.insert(at, (session.to_string(), Session::default()));
+                at
+            }
+        };
+        &mut self.sessions[at].1
     }
 
     /// Forget a session.
     pub fn clear(&mut self, session: &str) {
-        self.sessions.remove(session);
+        if let Ok(at) = self.find(session) {
+            self.sessions.remove(at);
+        }
     }
 }
 
@@ -315,6 +349,88 @@ mod tests {
             s.record(&format!("s{i}"), &[("x".into(), 1)], i as u64, 10);
         }
         assert_eq!(s.sessions.len(), MAX_SESSIONS);
-        assert!(!s.sessions.contains_key("s0"));
+        assert!(s.get("s0").is_none() && s.get("s5").is_some());
+        // The least recently used goes, not the first or last by id.
+        s.record("s7", &[("x".into(), 2)], 1_000_000, 10);
+        s.record("new", &[("x".into(), 1)], 1_000_001, 10);
+        assert!(s.get("s7").is_some() && s.get("s5").is_none() && s.get("s6").is_some());
+        assert!(s.sessions.windows(2).all(|w| w[0].0 < w[1].0));
+    }
+
+    /// The sorted vectors behave as the `BTreeMap`s they replaced: a reference model with maps,
+    /// driven by the same pseudo-random record / import / clear / export calls.
+    #[test]
+    fn same_as_maps() {
+        use std::collections::BTreeMap;
+        type Model = BTreeMap<String, (u64, BTreeMap<(String, u32), u64>)>;
+        fn model_export(m: &Model, session: &str, now: u64, w: u64) -> Vec<Shown> {
+            m.get(session)
+                .map(|(_, inj)| {
+                    inj.iter()
+                        .filter(|&(_, &t)| now.saturating_sub(t) < w)
+                        .map(|((i, c), &t)| Shown { instance: i.clone(), chunk: *c, at_ms: t })
+                        .collect()
+                })
+                .unwrap_or_default()
+        }
+        let (mut s, mut m) = (Sessions::default(), Model::new());
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |n: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % n
+        };
+        let w = 50;
+        for now in 0..4_000u64 {
+            let id = format!("s{}", next(9));
+            match next(10) {
+                0..=5 => {
+                    let items: Vec<(String, u32)> = (0..next(4))
+                        .map(|_| (["a", "b", "c"][next(3) as usize].to_string(), next(20) as u32))
+                        .collect();
+                    s.record(&id, &items, now, w);
+                    let e = m.entry(id.clone()).or_default();
+                    e.0 = now;
+                    e.1.retain(|_, t| now.saturating_sub(*t) < w);
+                    for (i, c) in items {
+                        e.1.insert((i, c), now);
+                    }
+                }
+                6 => {
+                    let from = format!("s{}", next(9));
+                    let state =
+                        SessionState { session: id.clone(), shown: model_export(&m, &from, now + 5, w) };
+                    let got = s.import(&state, now, w).unwrap();
+                    let live: Vec<&Shown> =
+                        state.shown.iter().filter(|x| now.saturating_sub(x.at_ms) < w).collect();
+                    if !live.is_empty() || m.contains_key(&id) {
+                        let e = m.entry(id.clone()).or_default();
+                        e.1.retain(|_, t| now.saturating_sub(*t) < w);
+                        for item in live {
+                            let at = item.at_ms.min(now);
+                            let slot = e.1.entry((item.instance.clone(), item.chunk)).or_insert(at);
+                            *slot = (*slot).max(at);
+                            e.0 = e.0.max(at);
+                        }
+                    }
+                    assert_eq!(got, m.get(&id).map_or(0, |e| e.1.len()));
+                }
+                7 => {
+                    s.clear(&id);
+                    m.remove(&id);
+                }
+                _ => {}
+            }
+            let probe = format!("s{}", next(9));
+            assert_eq!(s.export(&probe, now, w).unwrap().shown, model_export(&m, &probe, now, w));
+            let (i, c) = (["a", "b", "c"][next(3) as usize], next(20) as u32);
+            let want = m.get(&probe).and_then(|e| e.1.get(&(i.to_string(), c))).is_some_and(|&t| now - t < w);
+            assert_eq!(s.seen(&probe, i, c, now, w), want);
+        }
+        assert_eq!(
+            s.sessions.iter().map(|(k, _)| k.clone()).collect::<Vec<_>>(),
+            m.keys().cloned().collect::<Vec<_>>()
+        );
     }
 }
