@@ -22,6 +22,39 @@ use crate::decimal::Decimal;
 use crate::error::{Error, Result};
 use crate::search::bm25;
 
+/// What is wrong with a term dictionary the FST reader refused, in one line. tantivy-fst's own
+/// messages are paragraphs about "the 'fst' crate", and printing them links `io::Error`'s text
+/// into the browser wasm; reading from memory, only `Format`, `Version` and `WrongType` occur.
+fn fst_error(e: &tantivy_fst::Error) -> String {
+    use tantivy_fst::raw::Error as Raw;
+    match e {
+        tantivy_fst::Error::Fst(Raw::Version { expected, got }) => {
+            format!("FST format version {got}, this build reads {expected}")
+        }
+        tantivy_fst::Error::Fst(Raw::WrongType { expected, got }) => {
+            format!("FST type {got}, want {expected}")
+        }
+        _ => "not a well-formed FST (a node, transition or output out of range)".to_string(),
+    }
+}
+
+/// What is wrong with a bincode section, in one line. bincode's own `Display` would print its
+/// `Io` case through `io::Error`, whose every kind's text (~1.3 KB) then ships in the browser wasm;
+/// reading from memory, `Io` only ever means the bytes ended early.
+fn bincode_error(e: &bincode::ErrorKind) -> String {
+    use bincode::ErrorKind as K;
+    match e {
+        K::Io(_) => "the bytes end early".to_string(),
+        K::InvalidUtf8Encoding(_) => "a string is not UTF-8".to_string(),
+        K::InvalidBoolEncoding(b) => format!("{b} is not a boolean (0 or 1)"),
+        K::InvalidCharEncoding => "a character is not a Unicode scalar value".to_string(),
+        K::InvalidTagEncoding(t) => format!("{t} is not a variant tag"),
+        K::SizeLimit => "a length is over the size limit".to_string(),
+        K::Custom(why) => why.clone(),
+        _ => "not the encoding this build writes".to_string(),
+    }
+}
+
 /// A sub-range of shared bytes (what the FST reader holds).
 #[derive(Clone)]
 pub struct SubSlice<D> {
@@ -89,12 +122,12 @@ impl<D: AsRef<[u8]> + Clone> Index<D> {
             .with_limit(1 << 20)
             .allow_trailing_bytes()
             .deserialize(slice(meta_s))
-            .map_err(|e| Error::corrupt("meta", e.to_string()))?;
+            .map_err(|e| Error::corrupt("meta", bincode_error(&e)))?;
 
         let terms_s = sec(SectionId::Terms)?;
         format::check_crc(bytes, &terms_s)?;
         let sub = SubSlice { data: data.clone(), start: terms_s.offset, end: terms_s.offset + terms_s.len };
-        let terms = Fst::new(sub).map_err(|e| Error::corrupt("terms", e.to_string()))?;
+        let terms = Fst::new(sub).map_err(|e| Error::corrupt("terms", fst_error(&e)))?;
         let n_terms = u32::try_from(terms.len()).map_err(|_| Error::corrupt("terms", "too many terms"))?;
 
         let expect = |id: SectionId, want: u64| -> Result<()> {
@@ -192,7 +225,7 @@ impl<D: AsRef<[u8]> + Clone> Index<D> {
     pub fn term(&self, term: &str) -> Result<Option<TermInfo>> {
         // Checked decoding: a CRC proves no accident, not a well-formed FST (crafted files).
         let found =
-            self.terms.get_checked(term.as_bytes()).map_err(|e| Error::corrupt("terms", e.to_string()))?;
+            self.terms.get_checked(term.as_bytes()).map_err(|e| Error::corrupt("terms", fst_error(&e)))?;
         let Some(ord) = found else { return Ok(None) };
         let ord = u32::try_from(ord.value()).map_err(|_| Error::corrupt("terms", "ordinal overflow"))?;
         if ord >= self.n_terms {
@@ -221,7 +254,10 @@ impl<D: AsRef<[u8]> + Clone> Index<D> {
             return Err(Error::corrupt("term_info", format!("postings of term {ord} span {start}..{end}")));
         }
         if !idf.is_finite() || df == 0 || df > self.meta.chunks {
-            return Err(Error::corrupt("term_info", format!("term {ord}: df {df}, idf {}", Decimal(idf))));
+            return Err(Error::corrupt(
+                "term_info",
+                format!("term {ord}: df {df}, idf {}", Decimal(f64::from(idf))),
+            ));
         }
         Ok(Some(TermInfo { ordinal: ord, df, idf, start: start as usize, end }))
     }
@@ -392,7 +428,7 @@ impl<D: AsRef<[u8]> + Clone> Index<D> {
             .with_limit(1 << 16)
             .reject_trailing_bytes()
             .deserialize(self.section(SectionId::Gate))
-            .map_err(|e| Error::corrupt("gate", e.to_string()))?;
+            .map_err(|e| Error::corrupt("gate", bincode_error(&e)))?;
         m.check().map_err(|e| Error::corrupt("gate", e))?;
         Ok(Some(m))
     }
