@@ -1,131 +1,34 @@
-//! Floats as decimal text, exactly as core's `Display` prints them (`{}` of an `f32` / `f64`:
-//! the shortest digits that read back to the same value, positional notation, `NaN`, `inf`,
-//! `-inf`, `-0`), but through zmij's shortest-digits writer, which serde_json links anyway.
+//! Floats as decimal text, exactly as core's `Display` prints them (`{}` of an `f64`: the
+//! shortest digits that read back to the same value, positional notation, `NaN`, `inf`, `-inf`,
+//! `-0`), but through zmij's shortest-digits writer, which serde_json links anyway.
 //!
 //! Why: core's float `Display` brings its whole `flt2dec` (Grisu and Dragon, shortest and exact,
 //! bignum arithmetic) into the browser wasm. groundgate's outputs that print a float (the detailed
 //! format's score line, the gate summary, error messages) go through [`Decimal`] instead, so the
-//! browser build does not link it (docs/peer-bench.md, web size). The same text: the tests compare
-//! with core's output over hundreds of thousands of values. vendor/serde_core prints serde's
-//! `Unexpected::Float` the same way (its own copy of this conversion, tested likewise).
+//! browser build does not link it (docs/peer-bench.md, web size). The conversion itself has one
+//! home: vendor/serde_core, whose `Unexpected::Float` (serde's "floating point `1.5`" in error
+//! messages) prints core's text from zmij's digits (vendor/serde_core/PATCHED.md); [`Decimal`]
+//! takes the number out of that text. The tests compare with core's output over hundreds of
+//! thousands of values.
 
 use std::fmt;
 
-/// A float printed as core's `Display` prints it (`format!("{}", x)`), padded by the formatter's
-/// width and fill like a string.
+/// An `f64` printed as core's `Display` prints it (`format!("{}", x)`), padded by the formatter's
+/// width and fill like a string. There is no `f32` form: print `Decimal(f64::from(x))`, exact
+/// though not the `f32`'s shortest digits.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Decimal<F>(pub F);
 
 impl fmt::Display for Decimal<f64> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.pad(&display(self.0, zmij::Buffer::new().format(self.0)))
+        // The patched serde_core prints `Unexpected::Float` as "floating point `…`" with core's
+        // text inside, ".0" appended when that has no decimal point (core's shortest digits never
+        // end in a zero after the point, so a ".0" at the end is always that suffix).
+        let text = serde::de::Unexpected::Float(self.0).to_string();
+        let inner = text.strip_prefix("floating point `").and_then(|t| t.strip_suffix('`')).unwrap_or(&text);
+        let inner = if self.0.is_finite() { inner.strip_suffix(".0").unwrap_or(inner) } else { inner };
+        f.pad(inner)
     }
-}
-
-impl fmt::Display for Decimal<f32> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        // An f32 is exactly an f64: the tie test below works on the same value.
-        f.pad(&display(f64::from(self.0), zmij::Buffer::new().format(self.0)))
-    }
-}
-
-/// `value` printed as core prints it, from zmij's text `z` of the same value (of its f32 when it
-/// is one). zmij's text has the shortest digits that read back to the value, in exponent notation
-/// for large and small magnitudes, or `NaN`, `inf`, `-inf`. Rewritten positionally (`1e20` →
-/// `100000000000000000000`, `1.5e-7` → `0.00000015`, `-0.0` → `-0`), with one correction: when
-/// the value lies exactly halfway between two shortest candidates, zmij takes the one with an even
-/// last digit and core the larger magnitude (Grisu's digit generation starts from the upper bound
-/// and stops on a tie), so a lower even candidate is stepped up by one unit in its last digit.
-fn display(value: f64, z: &str) -> String {
-    let (neg, body) = match z.strip_prefix('-') {
-        Some(b) => (true, b),
-        None => (false, z),
-    };
-    if !body.starts_with(|c: char| c.is_ascii_digit()) {
-        return z.to_string();
-    }
-    let (mantissa, exp) = match body.split_once(['e', 'E']) {
-        Some((m, e)) => (m, e.parse::<i32>().unwrap_or(0)),
-        None => (body, 0),
-    };
-    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
-    // The digits int ++ frac, with the decimal point `point` digits from their start.
-    let mut digits: Vec<u8> = int.bytes().chain(frac.bytes()).map(|b| b - b'0').collect();
-    let mut point = int.len() as i32 + exp;
-    let lead = digits.iter().take_while(|&&d| d == 0).count();
-    digits.drain(..lead);
-    point -= lead as i32;
-    while digits.last() == Some(&0) {
-        digits.pop();
-    }
-    if !digits.is_empty() && below_by_half_unit(value.abs(), &digits, point) {
-        step_up(&mut digits, &mut point);
-    }
-    let mut out = String::with_capacity(digits.len() + 8);
-    if neg {
-        out.push('-');
-    }
-    let n = digits.len() as i32;
-    let text = |d: &[u8]| d.iter().map(|&b| char::from(b'0' + b)).collect::<String>();
-    if digits.is_empty() {
-        out.push('0');
-    } else if point <= 0 {
-        out.push_str("0.");
-        out.extend(std::iter::repeat_n('0', point.unsigned_abs() as usize));
-        out.push_str(&text(&digits));
-    } else if point >= n {
-        out.push_str(&text(&digits));
-        out.extend(std::iter::repeat_n('0', (point - n) as usize));
-    } else {
-        out.push_str(&text(&digits[..point as usize]));
-        out.push('.');
-        out.push_str(&text(&digits[point as usize..]));
-    }
-    out
-}
-
-/// Whether `v` (finite, ≥ 0) is exactly 0.d₁d₂…dₙ5 × 10^point: the digits plus half a unit in
-/// their last place. Exact integer arithmetic on v = m·2^e; false where it cannot hold (the
-/// numbers would not fit: such a v has no short decimal expansion).
-fn below_by_half_unit(v: f64, digits: &[u8], point: i32) -> bool {
-    let bits = v.to_bits();
-    let (biased, frac) = ((bits >> 52) as i32, bits & ((1 << 52) - 1));
-    let (m, e) = if biased == 0 { (frac, -1074) } else { (frac | 1 << 52, biased - 1075) };
-    if m == 0 || digits.len() > 30 {
-        return false;
-    }
-    // n·10^k with n = d₁…dₙ5 and k = point − len − 1.
-    let n = digits.iter().fold(0u128, |a, &d| a * 10 + u128::from(d)) * 10 + 5;
-    let k = point - digits.len() as i32 - 1;
-    let shl = |x: u128, s: i32| -> Option<u128> {
-        (s < 128 && (x == 0 || x.leading_zeros() as i32 >= s)).then(|| x << s)
-    };
-    let pow5 = |j: i32| -> Option<u128> { (0..j).try_fold(1u128, |p, _| p.checked_mul(5)) };
-    let m = u128::from(m);
-    if k >= 0 {
-        // m·2^e = n·5^k·2^k
-        let Some(r) = pow5(k).and_then(|p| p.checked_mul(n)) else { return false };
-        let d = e - k;
-        if d >= 0 { shl(m, d) == Some(r) } else { shl(r, -d) == Some(m) }
-    } else {
-        // m·5^j·2^(e+j) = n, j = −k
-        let j = -k;
-        let Some(p) = pow5(j).and_then(|p| p.checked_mul(m)) else { return false };
-        let d = e + j;
-        if d >= 0 { shl(p, d) == Some(n) } else { shl(n, -d) == Some(p) }
-    }
-}
-
-/// Add one unit in the last place of the digits (999 → 1, one more place before the point).
-fn step_up(digits: &mut Vec<u8>, point: &mut i32) {
-    while let Some(d) = digits.pop() {
-        if d < 9 {
-            digits.push(d + 1);
-            return;
-        }
-    }
-    digits.push(1);
-    *point += 1;
 }
 
 #[cfg(test)]
@@ -201,39 +104,27 @@ mod tests {
     }
 
     #[test]
-    fn f32_text_is_cores_display() {
-        let mut values: Vec<f32> = special_f64().into_iter().map(|x| x as f32).collect();
-        let mut g = Bits(0xD1B5_4A32_D192_ED03);
-        for _ in 0..300_000 {
-            values.push(f32::from_bits(g.next() as u32));
-        }
-        // every f32 with one in 4099 bit patterns: all exponents, dense in each
-        values.extend((0..=u32::MAX).step_by(4099).map(f32::from_bits));
-        for x in values {
-            assert_eq!(Decimal(x).to_string(), format!("{x}"), "{:08x}", x.to_bits());
-        }
-    }
-
-    #[test]
     fn padding_follows_the_formatter() {
-        assert_eq!(format!("{:>6}|{:<5}|", Decimal(1.5f64), Decimal(-0.0f32)), "   1.5|-0   |");
+        assert_eq!(format!("{:>6}|{:<5}|", Decimal(1.5f64), Decimal(-0.0f64)), "   1.5|-0   |");
     }
 
     #[test]
     fn exponents_become_positional() {
-        assert_eq!(display(1e20, "1e20"), "100000000000000000000");
-        assert_eq!(display(1.5e-7, "1.5e-7"), "0.00000015");
-        assert_eq!(display(-125.0, "-1.25e2"), "-125");
-        assert_eq!(display(-0.0, "-0.0"), "-0");
-        assert_eq!(display(f64::NAN, "NaN"), "NaN");
-        assert_eq!(display(f64::NEG_INFINITY, "-inf"), "-inf");
+        for (x, text) in [
+            (1e20, "100000000000000000000"),
+            (1.5e-7, "0.00000015"),
+            (-125.0, "-125"),
+            (-0.0, "-0"),
+            (10.0, "10"),
+            (f64::NAN, "NaN"),
+            (f64::NEG_INFINITY, "-inf"),
+        ] {
+            assert_eq!(Decimal(x).to_string(), text);
+        }
     }
 
     #[test]
     fn ties_go_to_the_larger_magnitude() {
-        // 2⁻¹² = 0.000244140625 as f32: shortest 0.00024414062 and …63 are equally near.
-        assert_eq!(Decimal(2f32.powi(-12)).to_string(), "0.00024414063");
-        assert_eq!(Decimal(-(2f32.powi(-12))).to_string(), "-0.00024414063");
         assert_eq!(
             Decimal(f64::from_bits(0x4313_d27d_a8ac_08c1)) /* 1394865425023536.25 */
                 .to_string(),
@@ -250,8 +141,6 @@ mod tests {
             for m in 1..600u32 {
                 let x = f64::from(m) * 2f64.powi(e);
                 assert_eq!(Decimal(x).to_string(), format!("{x}"), "{m}·2^{e}");
-                let y = x as f32;
-                assert_eq!(Decimal(y).to_string(), format!("{y}"), "{m}·2^{e} f32");
             }
         }
     }
