@@ -438,8 +438,15 @@ fn is_form_word(word: &str) -> bool {
 /// ([`is_form_word`]): what the gate's judges weigh (the search itself sees the whole input). An
 /// input made of form words alone is returned whole.
 pub fn content_words(input: &str) -> String {
-    let kept: Vec<&str> = input.split_whitespace().filter(|w| !is_form_word(w)).collect();
-    if kept.is_empty() { input.to_string() } else { kept.join(" ") }
+    // Joined by hand: `[&str]::join` would be a second copy of `join` next to `[String]`'s.
+    let mut kept = String::with_capacity(input.len());
+    for w in input.split_whitespace().filter(|w| !is_form_word(w)) {
+        if !kept.is_empty() {
+            kept.push(' ');
+        }
+        kept.push_str(w);
+    }
+    if kept.is_empty() { input.to_string() } else { kept }
 }
 
 fn strip_trailing(s: &str) -> &str {
