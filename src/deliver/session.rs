@@ -24,7 +24,7 @@ struct Session {
     last_ms: u64,
     /// (instance, chunk, time injected), sorted by instance then chunk, each pair once: binary
     /// search in sorted vectors instead of `BTreeMap`s keeps the B-tree code out of the browser
-    /// wasm (~N KB gzipped).
+    /// wasm (7.7 KB gzipped; docs/peer-bench.md, web size).
     injected: Vec<(String, u32, u64)>,
 }
 
@@ -34,12 +34,13 @@ impl Session {
         self.injected.binary_search_by(|(i, c, _)| (i.as_str(), *c).cmp(&(instance, chunk)))
     }
 
-    /// Record (instance, chunk) at `at_ms`, or keep the later of its two times.
-    fn note(&mut self, instance: &str, chunk: u32, at_ms: u64) {
-        match self.find(instance, chunk) {
-            Ok(at) => self.injected[at].2 = self.injected[at].2.max(at_ms),
-            Err(at) => self.injected.insert(at, (instance.to_string(), chunk, at_ms)),
-        }
+    /// The time stored for (instance, chunk), inserted as `at_ms` when it has none.
+    fn time(&mut self, instance: &str, chunk: u32, at_ms: u64) -> &mut u64 {
+        let at = self.find(instance, chunk).unwrap_or_else(|at| {
+            self.injected.insert(at, (instance.to_string(), chunk, at_ms));
+            at
+        });
+        &mut self.injected[at].2
     }
 }
 
@@ -143,11 +144,7 @@ impl Sessions {
         s.last_ms = now_ms;
         s.injected.retain(|&(_, _, t)| now_ms.saturating_sub(t) < window_ms);
         for (instance, chunk) in items {
-            // Times never go back here, so "the later" is `now_ms`: the map's insert.
-            match s.find(instance, *chunk) {
-                Ok(at) => s.injected[at].2 = now_ms,
-                Err(at) => s.injected.insert(at, (instance.clone(), *chunk, now_ms)),
-            }
+            *s.time(instance, *chunk, now_ms) = now_ms;
         }
     }
 
@@ -197,7 +194,8 @@ impl Sessions {
         s.injected.retain(|&(_, _, t)| now_ms.saturating_sub(t) < window_ms);
         for item in live {
             let at = item.at_ms.min(now_ms);
-            s.note(&item.instance, item.chunk, at);
+            let t = s.time(&item.instance, item.chunk, at);
+            *t = (*t).max(at);
             s.last_ms = s.last_ms.max(at);
         }
         Ok(s.injected.len())
