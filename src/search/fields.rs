@@ -62,7 +62,7 @@ pub fn rescore<D: AsRef<[u8]> + Clone>(
             Some(&(_, got)) => got,
             None => {
                 let mut ht = analyzer.terms(&heading);
-                ht.sort_unstable();
+                crate::sort::sort(&mut ht);
                 ht.dedup();
                 let mut got = 0f32;
                 for (t, w) in &weighted {
