@@ -34,6 +34,7 @@ async function run(argv) {
   if (a.help) return process.stdout.write(usage('ask', summary, spec, '[PROMPT]...'));
   const now = integer('now', a.now);
   const config = a.config === undefined ? undefined : readConfig(a.config);
+  if (!a.jsonl && positional.length) load.oneShot();
   const engine = load.engine(a.index, { config, now });
   const format = a.format;
   if (a.jsonl) {

@@ -169,12 +169,8 @@ async function run(opts, io = process) {
     return 0;
   }
   try {
-    // One prompt per process: V8's optimising tier would compile the hot wasm functions in the
-    // background and keep the process alive ~100 ms at exit for code no later call runs. The
-    // baseline compiler alone (set before the module loads): the whole hook ~220 → ~95 ms per
-    // prompt on the four default indexes, the same output (CHANGELOG, session 10).
-    require('node:v8').setFlagsFromString('--liftoff-only');
     const load = require('./load');
+    load.oneShot(); // one prompt per process
     const state = require('./hook-state');
     const engine = load.engine(opts.index, { config: opts.config });
     const askOpts = { session: input.session, format: opts.format };

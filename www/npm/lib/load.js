@@ -10,6 +10,17 @@ function wasm() {
   return require(path.join(__dirname, '..', 'node', 'groundgate.js'));
 }
 
+/**
+ * Call before the first `wasm()` in a process that answers one request and exits (the hook, a
+ * one-prompt `ask`, a one-off tool call). V8's optimising tier compiles the hot wasm functions in
+ * the background, and such a process then waits ~100 ms at exit for code no later call runs;
+ * Liftoff, V8's baseline compiler, alone avoids that, with the same results. Streams (`--jsonl`,
+ * `tool`, `mcp`) keep V8's defaults: over many requests the optimised code pays.
+ */
+function oneShot() {
+  require('node:v8').setFlagsFromString('--liftoff-only');
+}
+
 /** Read a file, with the path in the message of any failure. */
 function readFile(file) {
   try {
@@ -105,4 +116,4 @@ function readStdin() {
   });
 }
 
-module.exports = { wasm, readFile, systemMessage, withFile, engine, eachStdinLine, readStdin };
+module.exports = { wasm, oneShot, readFile, systemMessage, withFile, engine, eachStdinLine, readStdin };

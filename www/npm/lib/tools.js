@@ -70,6 +70,7 @@ function command(name) {
       args[flag] = opt.integer ? integer(flag, v[flag]) : v[flag];
     }
     if (name === 'search' && v.jsonl && !v.tool && v.index.length === 1) return legacySearch(v.index[0], args.k ?? 10, v.timings);
+    if (!v.jsonl && name !== 'tool') load.oneShot();
     const engine = load.engine(v.index);
     if (name === 'tool') {
       const clock = new jsonl.Timings();
