@@ -483,6 +483,24 @@ impl<D: AsRef<[u8]> + Clone> Index<D> {
 mod tests {
     use crate::search::bm25;
 
+    #[test]
+    fn refused_sections_are_named_in_one_line() {
+        use tantivy_fst::raw::Error as Raw;
+        let fst = |e| super::fst_error(&tantivy_fst::Error::Fst(e));
+        assert_eq!(fst(Raw::Format), "not a well-formed FST (a node, transition or output out of range)");
+        assert_eq!(fst(Raw::Version { expected: 2, got: 7 }), "FST format version 7, this build reads 2");
+        assert_eq!(fst(Raw::WrongType { expected: 0, got: 3 }), "FST type 3, want 0");
+        // What the readers really meet: bytes that end early, and a section that is no FST.
+        let short = bincode::deserialize::<(u64, String)>(&[1, 0, 0]).unwrap_err();
+        assert_eq!(super::bincode_error(&short), "the bytes end early");
+        let bad_utf8 = bincode::deserialize::<String>(&[1, 0, 0, 0, 0, 0, 0, 0, 0xff]).unwrap_err();
+        assert_eq!(super::bincode_error(&bad_utf8), "a string is not UTF-8");
+        let custom = bincode::ErrorKind::Custom("invalid length 3".into());
+        assert_eq!(super::bincode_error(&custom), "invalid length 3");
+        let junk = tantivy_fst::raw::Fst::new(vec![0u8; 40]).err().unwrap();
+        assert!(!super::fst_error(&junk).contains('\n'));
+    }
+
     /// Format v4 computes the idf at lookup with [`bm25::idf`] (`libm`'s logarithm: the same bits
     /// natively and in wasm); v1–v3 writers stored `f64::ln` of the platform (glibc here). Both give
     /// the same f32 bits for every document frequency of every collection up to 3,000 chunks and of
