@@ -669,7 +669,7 @@ impl Engine {
             },
         );
         let top_score = top.first().map_or(0.0, |s| search::round4(s.score));
-        let outside = said.words.iter().find(|w| inst.index.is_outside_name(w)).cloned();
+        let outside = inst.index.outside_name(&said.words).map(str::to_string);
         let verdict = Judgement::new(&inst.model, top_score, features, outside);
         let elapsed = self.clock.now_ms().saturating_sub(t0);
         log.elapsed_ms = elapsed;

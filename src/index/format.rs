@@ -77,6 +77,11 @@ pub enum SectionId {
     /// line ended by `\n`; [`names`](crate::gate::names)). Added without a version bump (older
     /// readers skip it).
     Names = 14,
+    /// Optional: the own names of a kind the documents are about (python in the Python FAQ) and
+    /// that kind's names they never mention, which count only when a prompt names no own one
+    /// ([`names::encode_guarded`](crate::gate::names::encode_guarded)). Added without a version
+    /// bump (older readers skip it).
+    GuardedNames = 15,
 }
 
 impl SectionId {
@@ -112,11 +117,13 @@ impl SectionId {
             SectionId::Gate => "gate",
             SectionId::Background => "background",
             SectionId::Names => "names",
+            SectionId::GuardedNames => "guarded_names",
         }
     }
 
     /// Sections a file may have (readers check their CRC before use).
-    pub const OPTIONAL: [SectionId; 3] = [SectionId::Gate, SectionId::Background, SectionId::Names];
+    pub const OPTIONAL: [SectionId; 4] =
+        [SectionId::Gate, SectionId::Background, SectionId::Names, SectionId::GuardedNames];
 
     fn from_u32(v: u32) -> Option<SectionId> {
         SectionId::ALL.into_iter().chain(SectionId::OPTIONAL).find(|s| *s as u32 == v)

@@ -86,6 +86,15 @@ pub struct TermInfo {
     end: usize,
 }
 
+/// A checked `guarded_names` section (see [`Index::outside_name`]).
+#[derive(Debug, Clone)]
+struct Guarded {
+    section: Section,
+    start: usize,
+    own: Vec<(u32, u32)>,
+    names: Vec<(u32, u32)>,
+}
+
 /// An open index over bytes `D` — `&[u8]` (borrowed, zero-copy), `Arc<[u8]>` or `Vec<u8>` (owned).
 pub struct Index<D = Arc<[u8]>> {
     data: D,
@@ -98,6 +107,9 @@ pub struct Index<D = Arc<[u8]>> {
     background: Option<Section>,
     /// The byte ranges of the `names` section's names in it (empty when the section is absent).
     names: Vec<(u32, u32)>,
+    /// The `guarded_names` section, checked: where its guarded part starts, the own names' ranges
+    /// and the guarded names' ranges (relative to that start); `None` when the section is absent.
+    guarded: Option<Guarded>,
 }
 
 /// Bytes per term-info record in format `version`: postings offset and document frequency, plus
@@ -165,13 +177,22 @@ impl<D: AsRef<[u8]> + Clone> Index<D> {
             format::check_crc(bytes, &s)?;
             names = crate::gate::names::ranges(slice(s)).map_err(|e| Error::corrupt("names", e))?;
         }
+        let guarded = match find(SectionId::GuardedNames) {
+            Some(s) => {
+                format::check_crc(bytes, &s)?;
+                let (start, own, names) = crate::gate::names::guarded_ranges(slice(s))
+                    .map_err(|e| Error::corrupt("guarded_names", e))?;
+                Some(Guarded { section: s, start, own, names })
+            }
+            None => None,
+        };
         // One pass over the chunk lengths (2 bytes a chunk, size checked above).
         let (p, avg) = (meta.bm25, meta.avg_len());
         let norms = slice(sec(SectionId::DocLens)?)
             .chunks_exact(2)
             .map(|x| bm25::length_norm(p, u16::from_le_bytes([x[0], x[1]]) as f32, avg))
             .collect::<Vec<f32>>();
-        Ok(Index { data, sections, meta, terms, n_terms, version, norms, background, names })
+        Ok(Index { data, sections, meta, terms, n_terms, version, norms, background, names, guarded })
     }
 
     /// The file's format version.
@@ -391,6 +412,24 @@ impl<D: AsRef<[u8]> + Clone> Index<D> {
     pub fn is_outside_name(&self, word: &str) -> bool {
         !self.names.is_empty()
             && crate::gate::names::contains(self.section(SectionId::Names), &self.names, word)
+    }
+
+    /// The first of a prompt's `words` ([`names::forms`](crate::gate::names::forms)) that names
+    /// something the documents are not about: a name of the `names` section, or one of the
+    /// `guarded_names` section's guarded names when no word is one of its own names (a prompt
+    /// naming Rust is not about the Python FAQ; one naming Rust and Python may be).
+    pub fn outside_name<'w>(&self, words: &'w [String]) -> Option<&'w str> {
+        if let Some(w) = words.iter().find(|w| self.is_outside_name(w)) {
+            return Some(w);
+        }
+        let g = self.guarded.as_ref()?;
+        let bytes = self.data.as_ref().get(g.section.offset..g.section.offset + g.section.len)?;
+        let (own, guarded) = bytes.split_at(g.start);
+        let contains = crate::gate::names::contains;
+        if words.iter().any(|w| contains(own, &g.own, w)) {
+            return None;
+        }
+        words.iter().find(|w| contains(guarded, &g.names, w)).map(String::as_str)
     }
 
     /// The names (countries, programming languages) the documents never mention (section

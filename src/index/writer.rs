@@ -75,7 +75,8 @@ impl IndexBuilder {
 
     /// Store which of `names` (countries, programming languages) the documents never mention, of
     /// the kinds they do not talk about (section `names`: [`names`](crate::gate::names), a rule
-    /// above the gate's judges).
+    /// above the gate's judges), and of a kind they are about, its own name and its unmentioned
+    /// names (section `guarded_names`).
     pub fn outside_names(&mut self, names: Vec<crate::gate::names::Name>) -> &mut Self {
         self.names = Some(names);
         self
@@ -199,7 +200,7 @@ impl IndexBuilder {
             .background
             .as_ref()
             .map(|levels| inverted.keys().map(|t| levels.get(t).copied().unwrap_or(0)).collect());
-        let names: Option<Vec<u8>> = names.map(|n| crate::gate::names::encode(&n.finish()));
+        let names = names.map(crate::gate::names::Outside::finish);
         let mut post = Vec::new();
         for (ord, (term, (docs, tfs))) in inverted.iter().enumerate() {
             fst.insert(term.as_bytes(), ord as u64)
@@ -280,7 +281,11 @@ impl IndexBuilder {
             sections.push((SectionId::Background, b));
         }
         if let Some(n) = names {
-            sections.push((SectionId::Names, n));
+            sections.push((SectionId::Names, crate::gate::names::encode(&n.outside)));
+            if !n.own.is_empty() {
+                sections
+                    .push((SectionId::GuardedNames, crate::gate::names::encode_guarded(&n.own, &n.guarded)));
+            }
         }
         Ok(format::write(&sections))
     }

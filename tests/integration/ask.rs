@@ -142,7 +142,11 @@ fn a_country_the_documents_never_mention_makes_the_prompt_unrelated_to_them() {
         let text = format!("감리원은 교육 과정 {i}을 이수하여야 한다. 미국의 제도와 다르다.");
         b.add_chunk(Chunk { source: s, text, ..Default::default() }).expect("chunk");
     }
-    let name = |n: &str| groundgate::gate::names::Name { kind: "country".into(), name: n.to_lowercase() };
+    let name = |n: &str| groundgate::gate::names::Name {
+        kind: "country".into(),
+        name: n.to_lowercase(),
+        of: n.to_lowercase(),
+    };
     b.outside_names(vec![name("프랑스"), name("미국"), name("Japan")]);
     let bytes = b.build().expect("build");
     let index = groundgate::Index::open(bytes.as_slice()).expect("open");
@@ -168,6 +172,50 @@ fn a_country_the_documents_never_mention_makes_the_prompt_unrelated_to_them() {
     // A tag still forces the instance.
     let a = ask(&mut e, "#a 프랑스의 감리원이 이수하여야 하는 교육 과정은?");
     assert_eq!(a.route, Route::Push);
+}
+
+#[test]
+fn a_language_other_than_the_documents_own_makes_the_prompt_unrelated_unless_it_names_theirs() {
+    // Documents about Python (in every chunk) that also name Java and Perl (in one): languages are
+    // their topic, Python their own; Rust (러스트) they never mention.
+    let mut b = IndexBuilder::new("py", AnalyzerSettings::default());
+    let s =
+        b.add_source(Source { id: "faq".into(), title: "FAQ".into(), ..Default::default() }).expect("source");
+    for i in 0..6 {
+        let other = if i == 0 { " Java and Perl differ." } else { "" };
+        let text = format!("Python lists sort in place with sort {i}.{other}");
+        b.add_chunk(Chunk { source: s, text, ..Default::default() }).expect("chunk");
+    }
+    let name = |n: &str, of: &str| groundgate::gate::names::Name {
+        kind: "language".into(),
+        name: n.into(),
+        of: of.into(),
+    };
+    b.outside_names(vec![
+        name("java", "java"),
+        name("perl", "perl"),
+        name("python", "python"),
+        name("rust", "rust"),
+        name("러스트", "rust"),
+        name("파이썬", "python"),
+    ]);
+    let bytes = b.build().expect("build");
+    let index = groundgate::Index::open(bytes.as_slice()).expect("open");
+    assert_eq!(index.outside_names().count(), 0, "languages are the documents' topic");
+    let mut e = engine_judged(&[("py", bytes.clone())], Config::default(), judges(0.0, 0.0));
+    for (prompt, outside) in [
+        ("how do lists sort in place in Rust?", Some("rust")),
+        ("러스트에서 lists sort in place 하려면?", Some("러스트")),
+        ("how do lists sort in place in Rust and in Python?", None),
+        ("lists sort in place: Rust vs 파이썬?", None),
+        ("how do lists sort in place in Java?", None),
+        ("how do lists sort in place?", None),
+    ] {
+        let a = ask(&mut e, prompt);
+        let g = a.log.instances[0].gate.clone().expect("gate values");
+        assert_eq!(g.outside_name.as_deref(), outside, "{prompt}");
+        assert_eq!(a.route == Route::Skip, outside.is_some(), "{prompt}: {:?}", a.route);
+    }
 }
 
 #[test]

@@ -143,10 +143,23 @@ fn exercise(bytes: &[u8]) -> usize {
     answered
 }
 
-/// The excerpt index with a gate section (so section 12 is forged too; the build writes 13 and 14).
+/// The guarded names section [`base`] carries.
+fn base_guarded() -> String {
+    "python\n\nrust\n러스트\n".to_string()
+}
+
+/// The excerpt index with a gate section and a guarded names section (so sections 12 and 15 are
+/// forged too; the build writes 13 and 14).
 fn base() -> Vec<u8> {
     let model = groundgate::gate::GateModel::default();
-    groundgate::index::with_gate_model(excerpt_index(), &model).expect("gate section")
+    let bytes = groundgate::index::with_gate_model(excerpt_index(), &model).expect("gate section");
+    let guarded =
+        groundgate::gate::names::encode_guarded(&["python".into()], &["rust".into(), "러스트".into()]);
+    let id = SectionId::GuardedNames as u32;
+    let mut sections = raw_sections(&bytes).expect("sections");
+    sections.retain(|s| s.0 != id);
+    sections.push((id, &guarded));
+    groundgate::index::format::write_raw(groundgate::index::format::version(&bytes), &sections)
 }
 
 #[test]
@@ -240,5 +253,31 @@ fn a_names_section_out_of_order_or_not_utf8_is_refused_with_valid_checksums() {
         let Err(e) = Index::open(bytes.as_slice()) else { panic!("a forged names section opened") };
         assert_eq!(e.code(), "corrupt", "{e}");
         assert!(e.to_string().contains("names"), "{e}");
+    }
+}
+
+#[test]
+fn a_guarded_names_section_without_its_parts_is_refused_with_valid_checksums() {
+    let base = base();
+    let index = Index::open(base.as_slice()).expect("base");
+    let words = |w: &[&str]| w.iter().map(|s| s.to_string()).collect::<Vec<String>>();
+    assert_eq!(index.outside_name(&words(&["러스트", "코드"])), Some("러스트"));
+    assert_eq!(index.outside_name(&words(&["rust", "python"])), None, "the own name lifts the guard");
+    // No empty line, an empty part on either side, guarded names out of order, not UTF-8.
+    let no_split = base_guarded().replace("\n\n", "\n");
+    let mut bad_utf8 = base_guarded().into_bytes();
+    bad_utf8[0] = 0xFF;
+    for forged in [
+        no_split.into_bytes(),
+        b"python\n\n".to_vec(),
+        b"\n\nrust\n".to_vec(),
+        b"python\n\nzz\naa\n".to_vec(),
+        bad_utf8,
+    ] {
+        let bytes = mutate_section(&base, SectionId::GuardedNames as u32, |d| *d = forged.clone())
+            .expect("re-framed");
+        let Err(e) = Index::open(bytes.as_slice()) else { panic!("a forged guarded_names section opened") };
+        assert_eq!(e.code(), "corrupt", "{e}");
+        assert!(e.to_string().contains("guarded_names"), "{e}");
     }
 }
