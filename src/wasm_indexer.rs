@@ -115,7 +115,7 @@ impl BuiltIndex {
 }
 
 /// Build the index a manifest describes, reading the manifest and its inputs through `files`; `text`
-/// overrides the manifest's chunk text storage (`"lz4"` or `"plain"`); `progress(done, total)` is
+/// overrides the manifest's chunk text storage (`"ranked"`, `"hangul"`, `"lz4"` or `"plain"`); `progress(done, total)` is
 /// called after each input file.
 #[wasm_bindgen(js_name = buildIndex)]
 pub fn build_index(
@@ -131,8 +131,13 @@ pub fn build_index(
         None => {}
         Some("plain") => m.text = TextCodec::Plain,
         Some("lz4") => m.text = TextCodec::Lz4,
+        Some("hangul") => m.text = TextCodec::Hangul,
+        Some("ranked") => m.text = TextCodec::Ranked,
         Some(other) => {
-            return Err(js_error(Error::invalid("text", format!("{other:?}; use \"lz4\" or \"plain\""))));
+            return Err(js_error(Error::invalid(
+                "text",
+                format!("{other:?}; use \"ranked\", \"hangul\", \"lz4\" or \"plain\""),
+            )));
         }
     }
     let base = path.parent().unwrap_or(Path::new("."));

@@ -248,12 +248,9 @@ pub fn encode_guarded(own: &[String], guarded: &[String]) -> Vec<u8> {
 pub fn guarded_ranges(
     bytes: &[u8],
 ) -> std::result::Result<(usize, Vec<(u32, u32)>, Vec<(u32, u32)>), String> {
-    let split = bytes
-        .windows(2)
-        .position(|w| w == b"\n\n")
-        .ok_or("no empty line between the own names and the guarded names")?;
-    let own = ranges(&bytes[..split + 1]).map_err(|e| format!("own names: {e}"))?;
-    let guarded = ranges(&bytes[split + 2..]).map_err(|e| format!("guarded names: {e}"))?;
+    let split = bytes.windows(2).position(|w| w == b"\n\n").ok_or("no empty line after the own names")?;
+    let own = ranges(&bytes[..split + 1])?;
+    let guarded = ranges(&bytes[split + 2..])?;
     if own.is_empty() || guarded.is_empty() {
         return Err("an empty part".into());
     }

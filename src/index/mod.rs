@@ -9,6 +9,7 @@ pub mod crc;
 pub mod forge;
 pub mod format;
 pub mod postings;
+pub mod ranked;
 mod reader;
 pub mod records;
 pub mod strings;

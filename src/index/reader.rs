@@ -110,6 +110,8 @@ pub struct Index<D = Arc<[u8]>> {
     /// The `guarded_names` section, checked: where its guarded part starts, the own names' ranges
     /// and the guarded names' ranges (relative to that start); `None` when the section is absent.
     guarded: Option<Guarded>,
+    /// How the text section is laid out (its header, read at open; a ranked table parsed).
+    text: text::Layout,
 }
 
 /// Bytes per term-info record in format `version`: postings offset and document frequency, plus
@@ -192,7 +194,8 @@ impl<D: AsRef<[u8]> + Clone> Index<D> {
             .chunks_exact(2)
             .map(|x| bm25::length_norm(p, u16::from_le_bytes([x[0], x[1]]) as f32, avg))
             .collect::<Vec<f32>>();
-        Ok(Index { data, sections, meta, terms, n_terms, version, norms, background, names, guarded })
+        let text = text::Layout::of(slice(sec(SectionId::Text)?), version)?;
+        Ok(Index { data, sections, meta, terms, n_terms, version, norms, background, names, guarded, text })
     }
 
     /// The file's format version.
@@ -350,7 +353,7 @@ impl<D: AsRef<[u8]> + Clone> Index<D> {
         }
         let [off, len, ..] =
             records::read_in::<9>(self.version, self.section(SectionId::Chunks), id, "chunks")?;
-        text::read_utf16(self.section(SectionId::Text), self.version, id, off, len, out)
+        text::read_utf16(self.section(SectionId::Text), &self.text, self.version, id, off, len, out)
     }
 
     fn chunk_with(&self, id: u32, with_text: bool) -> Result<Chunk> {
@@ -360,7 +363,7 @@ impl<D: AsRef<[u8]> + Clone> Index<D> {
         let [off, len, source, page, article, section, heading, start, end] =
             records::read_in::<9>(self.version, self.section(SectionId::Chunks), id, "chunks")?;
         let text = if with_text {
-            text::read(self.section(SectionId::Text), self.version, id, off, len)?
+            text::read(self.section(SectionId::Text), &self.text, self.version, id, off, len)?
         } else {
             String::new()
         };

@@ -10,6 +10,10 @@
 //!   Korean text shrinks by about a third, stays byte-aligned and repetitive, so HTTP gzip still
 //!   finds its matches (measured on rnd: 1.68 MB UTF-8 → 1.20 MB; gzipped 372 KB → 340 KB, where
 //!   LZ4 blocks gzip to 646 KB); a lookup decodes just its chunk in one pass;
+//! * `group` = [`RANKED_MARK`] (v5 only) — the *ranked character code* ([`TextCodec::Ranked`], the
+//!   default since v5; [`ranked`](super::ranked)): its character table, then the concatenation,
+//!   each non-ASCII character one or two bytes by how often the index uses it (rnd: gzipped 340 KB
+//!   → 296 KB, raw 1.20 MB → 0.79 MB against the Hangul code);
 //! * otherwise — LZ4: the concatenation cut at every `group`th chunk ([`GROUP`] = 4), each piece
 //!   one LZ4 block ([`TextCodec::Lz4`]; a lookup decompresses one block of a few kilobytes):
 //!
@@ -27,18 +31,23 @@
 
 use serde::{Deserialize, Serialize};
 
+pub use super::ranked::Coder;
+use super::ranked::Ranked;
 use crate::error::{Error, Result};
 
 /// How an index stores its chunk text.
 ///
-/// `Hangul` (the default) stores Korean in two bytes a syllable: smaller than plain, gzips best,
-/// cheap to decode. `Lz4` gives the smallest raw file but gzips worst and costs most per hit;
-/// `Plain` is UTF-8 as is. Measured in docs/peer-bench.md.
+/// `Ranked` (the default) codes each non-ASCII character in one or two bytes by its rank in the
+/// index: the smallest raw and gzipped file, one table lookup a character to decode. `Hangul`
+/// stores Korean in two bytes a syllable (v3–v4's default). `Lz4` gzips worst and costs most per
+/// hit; `Plain` is UTF-8 as is. Measured in docs/peer-bench.md.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum TextCodec {
-    /// UTF-8 with every Hangul syllable in two bytes (format v3; the default).
+    /// Non-ASCII characters ranked by frequency, one or two bytes each (format v5; the default).
     #[default]
+    Ranked,
+    /// UTF-8 with every Hangul syllable in two bytes (format v3).
     Hangul,
     /// LZ4 blocks of [`GROUP`] chunks.
     Lz4,
@@ -48,12 +57,17 @@ pub enum TextCodec {
 
 /// The `group` word that marks the Hangul two-byte code (v3).
 pub const HANGUL_MARK: u32 = u32::MAX;
+/// The `group` word that marks the ranked character code (v5).
+pub const RANKED_MARK: u32 = u32::MAX - 1;
+/// The first format version with the ranked character code.
+pub const RANKED_SINCE: u32 = 5;
 
 const SYLLABLE_FIRST: u32 = 0xAC00;
 const SYLLABLE_LAST: u32 = 0xD7A3;
 
-/// A chunk's text as stored: UTF-8, or the Hangul two-byte code for [`TextCodec::Hangul`]. Coded
-/// character by character, so the stored concatenation is the concatenation of the stored chunks.
+/// A chunk's text as stored: UTF-8, or the Hangul two-byte code for [`TextCodec::Hangul`]
+/// (the ranked code needs its table: [`Coder::code`]). Coded character by character, so the stored
+/// concatenation is the concatenation of the stored chunks.
 pub fn store(text: &str, codec: TextCodec) -> std::borrow::Cow<'_, [u8]> {
     if codec != TextCodec::Hangul {
         return std::borrow::Cow::Borrowed(text.as_bytes());
@@ -122,48 +136,6 @@ fn unhangul(src: &[u8]) -> Option<String> {
     Some(out)
 }
 
-/// Decode Hangul two-byte code straight to UTF-16 code units, appended to `out` (`None` if it is
-/// not valid code: exactly when [`unhangul`] refuses it; `out` may then hold a partial decode, which
-/// the caller truncates). For hosts whose strings are UTF-16 (JS): a syllable pair is one unit,
-/// ASCII one unit, other runs are checked as UTF-8 and re-encoded. A text never has more units
-/// than stored bytes (ASCII 1 → 1, a pair 2 → 1, a UTF-8 sequence of 2–4 bytes 1–2 units), so
-/// `out` grows once by the byte count and the units are written by index, then cut to length: no
-/// capacity check per unit (a wasm search decodes ~4,000 units for ten R&D hits).
-fn unhangul_utf16(src: &[u8], out: &mut Vec<u16>) -> Option<()> {
-    let mark = out.len();
-    out.resize(mark + src.len(), 0);
-    let dst = out.get_mut(mark..)?;
-    let (mut i, mut o) = (0usize, 0usize);
-    while let Some(&b) = src.get(i) {
-        let unit = match b {
-            0x00..0x80 => {
-                i += 1;
-                b as u16
-            }
-            0x80..0xC0 => {
-                let c = SYLLABLE_FIRST + (((b as u32 - 0x80) << 8) | *src.get(i + 1)? as u32);
-                if c > SYLLABLE_LAST {
-                    return None;
-                }
-                i += 2;
-                c as u16
-            }
-            _ => {
-                // A run of UTF-8 sequences (and ASCII) up to the next syllable, as in `unhangul`:
-                // ASCII bytes are character boundaries, so the runs validate alike.
-                let j = run_end(src, i);
-                o += utf16_into(std::str::from_utf8(src.get(i..j)?).ok()?, dst.get_mut(o..)?)?;
-                i = j;
-                continue;
-            }
-        };
-        *dst.get_mut(o)? = unit;
-        o += 1;
-    }
-    out.truncate(mark + o);
-    Some(())
-}
-
 /// `text` as UTF-16 code units (`text.encode_utf16()`) appended to `out`, for hosts whose strings
 /// are UTF-16 (JS). A text never has more units than UTF-8 bytes, so `out` grows once by the byte
 /// count, the units are written by index and `out` is cut to length: no capacity check per unit
@@ -206,6 +178,9 @@ pub const MAX_BLOCK: usize = 16 << 20;
 /// `i` starts at `starts[i]`. With LZ4,
 /// fails if [`GROUP`] consecutive chunks hold more than [`MAX_BLOCK`] bytes.
 pub fn encode(text: &[u8], starts: &[u32], codec: TextCodec) -> Result<Vec<u8>> {
+    if codec == TextCodec::Ranked {
+        return Err(Error::invalid("text", "the ranked code is written with its table (encode_ranked)"));
+    }
     if codec != TextCodec::Lz4 {
         let mark = if codec == TextCodec::Hangul { HANGUL_MARK } else { 0 };
         let mut out = Vec::with_capacity(4 + text.len());
@@ -237,16 +212,65 @@ pub fn encode(text: &[u8], starts: &[u32], codec: TextCodec) -> Result<Vec<u8>> 
     Ok(out)
 }
 
+/// The v5 section for `text`, the concatenation of chunks coded with `table` ([`Coder::code`]).
+pub fn encode_ranked(text: &[u8], table: &Ranked) -> Vec<u8> {
+    let header = table.header();
+    let mut out = Vec::with_capacity(4 + header.len() + text.len());
+    out.extend(RANKED_MARK.to_le_bytes());
+    out.extend(header);
+    out.extend_from_slice(text);
+    out
+}
+
+/// How an open index's text section is laid out: read from its header once, at open
+/// ([`Layout::of`]); every chunk read goes through it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Layout {
+    /// v1: the concatenated UTF-8 is the section.
+    Bare,
+    /// v2+: a group word, then UTF-8 (0), the Hangul code (v3+), or LZ4 blocks.
+    Grouped(u32),
+    /// v5+: the ranked code, its table, and where the coded concatenation starts in the section.
+    Ranked(Ranked, usize),
+}
+
+impl Layout {
+    /// The layout of a text `section` in format `version`. A v5 ranked table is parsed and checked
+    /// here; the other codecs are checked chunk by chunk, as they are read.
+    pub fn of(section: &[u8], version: u32) -> Result<Layout> {
+        if version < 2 {
+            return Ok(Layout::Bare);
+        }
+        let group = u32_at(section, 0).ok_or_else(|| Error::corrupt("text", "no header"))?;
+        if group == RANKED_MARK && version >= RANKED_SINCE {
+            let (table, len) = Ranked::parse(section.get(4..).unwrap_or(&[]))?;
+            return Ok(Layout::Ranked(table, 4 + len));
+        }
+        Ok(Layout::Grouped(group))
+    }
+}
+
 fn u32_at(bytes: &[u8], at: usize) -> Option<u32> {
     bytes.get(at..at + 4).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
 }
 
-/// The text of chunk `id`, at `off..off + len` of the stored (uncompressed) concatenation.
-pub fn read(section: &[u8], version: u32, id: u32, off: u32, len: u32) -> Result<String> {
+/// The text of chunk `id`, at `off..off + len` of the stored (uncompressed) concatenation, from a
+/// section laid out as `layout` says ([`Layout::of`] of the same section) in format `version`.
+pub fn read(section: &[u8], layout: &Layout, version: u32, id: u32, off: u32, len: u32) -> Result<String> {
     let bad = |d: String| Error::corrupt("text", format!("chunk {id}: {d}"));
     let (off, len) = (off as usize, len as usize);
     let end = off.checked_add(len).ok_or_else(|| bad("text range overflows".into()))?;
-    let group = if version < 2 { 0 } else { u32_at(section, 0).ok_or_else(|| bad("no header".into()))? };
+    let group = match layout {
+        Layout::Bare => 0,
+        Layout::Grouped(g) => *g,
+        Layout::Ranked(table, data) => {
+            let coded = section
+                .get(*data..)
+                .and_then(|p| p.get(off..end))
+                .ok_or_else(|| bad("text out of range".into()))?;
+            return table.decode(coded).ok_or_else(|| bad("bad ranked character code".into()));
+        }
+    };
     if group == HANGUL_MARK && version >= 3 {
         let coded =
             section.get(4..).and_then(|p| p.get(off..end)).ok_or_else(|| bad("text out of range".into()))?;
@@ -291,34 +315,44 @@ pub fn read(section: &[u8], version: u32, id: u32, off: u32, len: u32) -> Result
 }
 
 /// [`read`] as UTF-16 code units appended to `out` (the same text, the same errors): straight
-/// from the Hangul two-byte code, through [`read`] for the other codecs.
+/// from the ranked character code (v5's default), through [`read`] for the other codecs.
 pub fn read_utf16(
     section: &[u8],
+    layout: &Layout,
     version: u32,
     id: u32,
     off: u32,
     len: u32,
     out: &mut Vec<u16>,
 ) -> Result<()> {
-    let group = if version < 3 { 0 } else { u32_at(section, 0).unwrap_or(0) };
-    if group != HANGUL_MARK {
-        push_utf16(&read(section, version, id, off, len)?, out);
+    let Layout::Ranked(table, data) = layout else {
+        push_utf16(&read(section, layout, version, id, off, len)?, out);
         return Ok(());
-    }
+    };
     let bad = |d: &str| Error::corrupt("text", format!("chunk {id}: {d}"));
     let (off, len) = (off as usize, len as usize);
     let end = off.checked_add(len).ok_or_else(|| bad("text range overflows"))?;
-    let coded = section.get(4..).and_then(|p| p.get(off..end)).ok_or_else(|| bad("text out of range"))?;
+    let coded = section.get(*data..).and_then(|p| p.get(off..end)).ok_or_else(|| bad("text out of range"))?;
     let mark = out.len();
-    unhangul_utf16(coded, out).ok_or_else(|| {
+    table.decode_utf16(coded, out).ok_or_else(|| {
         out.truncate(mark);
-        bad("bad Hangul two-byte code or UTF-8")
+        bad("bad ranked character code")
     })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// [`read`] through the section's own layout.
+    fn rd(section: &[u8], version: u32, id: u32, off: u32, len: u32) -> Result<String> {
+        read(section, &Layout::of(section, version)?, version, id, off, len)
+    }
+
+    /// [`read_utf16`] through the section's own layout.
+    fn rd16(section: &[u8], version: u32, id: u32, off: u32, len: u32, out: &mut Vec<u16>) -> Result<()> {
+        read_utf16(section, &Layout::of(section, version)?, version, id, off, len, out)
+    }
 
     fn sample(n: usize) -> (Vec<u8>, Vec<u32>, Vec<String>) {
         let texts: Vec<String> =
@@ -339,10 +373,10 @@ mod tests {
             let plain = encode(&text, &starts, TextCodec::Plain).unwrap();
             assert!(section.len() < plain.len() || n < 8);
             for (i, t) in texts.iter().enumerate() {
-                let got = read(&section, 2, i as u32, starts[i], t.len() as u32).unwrap();
+                let got = rd(&section, 2, i as u32, starts[i], t.len() as u32).unwrap();
                 assert_eq!(&got, t);
-                assert_eq!(read(&plain, 2, i as u32, starts[i], t.len() as u32).unwrap(), *t);
-                assert_eq!(read(&text, 1, i as u32, starts[i], t.len() as u32).unwrap(), *t);
+                assert_eq!(rd(&plain, 2, i as u32, starts[i], t.len() as u32).unwrap(), *t);
+                assert_eq!(rd(&text, 1, i as u32, starts[i], t.len() as u32).unwrap(), *t);
             }
         }
     }
@@ -359,20 +393,20 @@ mod tests {
         assert!(store(texts[0], TextCodec::Hangul).len() < texts[0].len() * 3 / 4);
         for (i, t) in texts.iter().enumerate() {
             let len = store(t, TextCodec::Hangul).len() as u32;
-            assert_eq!(read(&section, 3, i as u32, starts[i], len).unwrap(), *t);
+            assert_eq!(rd(&section, 3, i as u32, starts[i], len).unwrap(), *t);
         }
         // Read as v2, the mark is not a codec: an error, never a panic or wrong text.
-        assert!(read(&section, 2, 0, starts[0], 3).is_err());
+        assert!(rd(&section, 2, 0, starts[0], 3).is_err());
         // Damage: a syllable past U+D7A3, a cut pair, a cut UTF-8 sequence, every flipped byte.
         for bad in [&[0xAB, 0xFF][..], &[0x80][..], &[b'a', 0xE2, 0x80][..]] {
             let mut s = HANGUL_MARK.to_le_bytes().to_vec();
             s.extend_from_slice(bad);
-            assert!(read(&s, 3, 0, 0, bad.len() as u32).is_err(), "{bad:?}");
+            assert!(rd(&s, 3, 0, 0, bad.len() as u32).is_err(), "{bad:?}");
         }
         for at in 0..section.len() {
             let mut s = section.clone();
             s[at] ^= 0xa5;
-            let _ = read(&s, 3, 1, starts[1], 10);
+            let _ = rd(&s, 3, 1, starts[1], 10);
         }
     }
 
@@ -401,8 +435,8 @@ mod tests {
             section.extend_from_slice(&coded);
             let len = coded.len() as u32;
             let mut units = vec![9u16];
-            let utf16 = read_utf16(&section, 3, 0, 0, len, &mut units);
-            match read(&section, 3, 0, 0, len) {
+            let utf16 = rd16(&section, 3, 0, 0, len, &mut units);
+            match rd(&section, 3, 0, 0, len) {
                 Ok(t) => {
                     assert!(utf16.is_ok(), "{coded:?}");
                     assert_eq!(units[1..], t.encode_utf16().collect::<Vec<_>>()[..], "{coded:?}");
@@ -440,7 +474,7 @@ mod tests {
             let section = encode(&text, &starts, codec).unwrap();
             for (i, t) in texts.iter().enumerate() {
                 let mut units = vec![7u16];
-                read_utf16(&section, 3, i as u32, starts[i], lens[i], &mut units).unwrap();
+                rd16(&section, 3, i as u32, starts[i], lens[i], &mut units).unwrap();
                 assert_eq!(units[1..], t.encode_utf16().collect::<Vec<_>>()[..], "{codec:?} {i}");
             }
             // Every damaged byte: UTF-16 succeeds exactly when UTF-8 does, with the same text.
@@ -448,9 +482,9 @@ mod tests {
                 let mut s = section.clone();
                 s[at] ^= 0xa5;
                 for (i, _) in texts.iter().enumerate() {
-                    let utf8 = read(&s, 3, i as u32, starts[i], lens[i]);
+                    let utf8 = rd(&s, 3, i as u32, starts[i], lens[i]);
                     let mut units = Vec::new();
-                    let utf16 = read_utf16(&s, 3, i as u32, starts[i], lens[i], &mut units);
+                    let utf16 = rd16(&s, 3, i as u32, starts[i], lens[i], &mut units);
                     match utf8 {
                         Ok(t) => assert_eq!(units, t.encode_utf16().collect::<Vec<_>>()),
                         Err(e) => {
@@ -463,7 +497,49 @@ mod tests {
         for bad in [&[0xAB, 0xFF][..], &[0x80][..], &[b'a', 0xE2, 0x80][..], &[0xC3][..], &[0xFF, b'a'][..]] {
             let mut s = HANGUL_MARK.to_le_bytes().to_vec();
             s.extend_from_slice(bad);
-            assert!(read_utf16(&s, 3, 0, 0, bad.len() as u32, &mut Vec::new()).is_err(), "{bad:?}");
+            assert!(rd16(&s, 3, 0, 0, bad.len() as u32, &mut Vec::new()).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn ranked_sections_read_back_and_refuse_damage_alike() {
+        let texts = ["연구개발비 정산 기준 제1조의2", "mixed 한글 and ASCII ·— é 😀 힣가\u{feff}", "", "각"];
+        let table = Ranked::of_texts(texts.iter().copied());
+        let coder = table.coder();
+        let (mut text, mut starts, mut lens) = (Vec::new(), Vec::new(), Vec::new());
+        for t in texts {
+            starts.push(text.len() as u32);
+            let before = text.len();
+            coder.code(t, &mut text);
+            lens.push((text.len() - before) as u32);
+        }
+        let section = encode_ranked(&text, &table);
+        assert!(encode(&text, &starts, TextCodec::Ranked).is_err(), "the ranked code needs its table");
+        for (i, t) in texts.iter().enumerate() {
+            assert_eq!(rd(&section, 5, i as u32, starts[i], lens[i]).unwrap(), *t);
+            let mut units = vec![7u16];
+            rd16(&section, 5, i as u32, starts[i], lens[i], &mut units).unwrap();
+            assert_eq!(units[1..], t.encode_utf16().collect::<Vec<_>>()[..]);
+        }
+        // Read as v4, the mark is no codec: an error, never a panic or wrong text.
+        assert!(rd(&section, 4, 0, starts[0], lens[0]).is_err());
+        // Every damaged byte: the layout is refused at open, or both decoders agree.
+        for at in 0..section.len() {
+            let mut s = section.clone();
+            s[at] ^= 0xa5;
+            let Ok(layout) = Layout::of(&s, 5) else { continue };
+            for i in 0..texts.len() {
+                let utf8 = read(&s, &layout, 5, i as u32, starts[i], lens[i]);
+                let mut units = Vec::new();
+                let utf16 = read_utf16(&s, &layout, 5, i as u32, starts[i], lens[i], &mut units);
+                match utf8 {
+                    Ok(t) => assert_eq!(units, t.encode_utf16().collect::<Vec<_>>()),
+                    Err(e) => assert_eq!((utf16.unwrap_err().to_string(), units.len()), (e.to_string(), 0)),
+                }
+            }
+        }
+        for cut in 0..section.len() {
+            let _ = rd(&section[..cut], 5, 1, starts[1], lens[1]);
         }
     }
 
@@ -476,21 +552,21 @@ mod tests {
             let mut s = section.clone();
             s[at] ^= 0xa5;
             // Any outcome but a panic: damaged bytes may still decode to some text.
-            let _ = read(&s, 2, 9, starts[9], len);
+            let _ = rd(&s, 2, 9, starts[9], len);
         }
         for cut in 0..section.len() {
-            let _ = read(&section[..cut], 2, 9, starts[9], len);
+            let _ = rd(&section[..cut], 2, 9, starts[9], len);
         }
-        assert!(read(&section, 2, 9, starts[9], 10_000).is_err());
-        assert!(read(&section, 2, 99, 0, 1).is_err());
-        assert!(read(&section, 2, 9, u32::MAX, 2).is_err());
+        assert!(rd(&section, 2, 9, starts[9], 10_000).is_err());
+        assert!(rd(&section, 2, 99, 0, 1).is_err());
+        assert!(rd(&section, 2, 9, u32::MAX, 2).is_err());
         // A header that claims a huge block is refused before any allocation.
         let mut huge = section.clone();
         let blocks = u32::from_le_bytes([huge[4], huge[5], huge[6], huge[7]]) as usize;
         let last_raw = 8 + 4 * (blocks + 1) + 4 * blocks;
         huge[last_raw..last_raw + 4].copy_from_slice(&u32::MAX.to_le_bytes());
-        let err = read(&huge, 2, (blocks as u32 - 1) * GROUP, starts[(blocks - 1) * GROUP as usize], 1)
-            .unwrap_err();
+        let err =
+            rd(&huge, 2, (blocks as u32 - 1) * GROUP, starts[(blocks - 1) * GROUP as usize], 1).unwrap_err();
         assert!(err.to_string().contains("claims"), "{err}");
     }
 }

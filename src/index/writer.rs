@@ -214,9 +214,20 @@ impl IndexBuilder {
         let mut chunk_recs = Vec::with_capacity(self.chunks.len() * records::CHUNK_LEN);
         let mut text = Vec::new();
         let mut starts = Vec::with_capacity(self.chunks.len());
+        let table = (self.codec == super::text::TextCodec::Ranked)
+            .then(|| super::ranked::Ranked::of_texts(self.chunks.iter().map(|c| c.text.as_str())));
+        let coder = table.as_ref().map(super::ranked::Ranked::coder);
+        let mut coded = Vec::new();
         for c in &self.chunks {
             starts.push(text.len() as u32);
-            let stored = super::text::store(&c.text, self.codec);
+            let stored = match &coder {
+                Some(coder) => {
+                    coded.clear();
+                    coder.code(&c.text, &mut coded);
+                    std::borrow::Cow::Borrowed(coded.as_slice())
+                }
+                None => super::text::store(&c.text, self.codec),
+            };
             let loc = &c.location;
             records::push(
                 &mut chunk_recs,
@@ -271,7 +282,13 @@ impl IndexBuilder {
             (SectionId::Postings, post),
             (SectionId::DocLens, doc_lens),
             (SectionId::Chunks, records::planes(&chunk_recs, 9)),
-            (SectionId::Text, super::text::encode(&text, &starts, self.codec)?),
+            (
+                SectionId::Text,
+                match &table {
+                    Some(table) => super::text::encode_ranked(&text, table),
+                    None => super::text::encode(&text, &starts, self.codec)?,
+                },
+            ),
             (SectionId::Strings, strings.finish()),
             (SectionId::Sources, records::planes(&source_recs, 6)),
             (SectionId::Anchors, anchors),

@@ -9,7 +9,7 @@
 //! outside_names = true                  # store the country / language names never mentioned
 //!                                       # (default true; see `gate::names`)
 //! sufficiency = 8.0                     # legacy (round 1 BM25 threshold), stored but unused by the gate
-//! text = "hangul"                       # chunk text storage: "hangul" (default), "lz4" or "plain"
+//! text = "ranked"                       # chunk text storage: "ranked" (default), "hangul", "lz4" or "plain"
 //! [bm25]                                # optional; defaults k1 = 1.2, b = 0.75
 //! k1 = 1.2
 //! b = 0.75
@@ -77,7 +77,7 @@ pub struct Manifest {
     /// Legacy (round 1): a BM25 score threshold, still stored in the index meta but not used by the
     /// gate, whose judges are fitted with `groundgate calibrate`.
     pub sufficiency: Option<f32>,
-    /// Chunk text storage: `"hangul"` (default), `"lz4"` or `"plain"` (see
+    /// Chunk text storage: `"ranked"` (default), `"hangul"`, `"lz4"` or `"plain"` (see
     /// [`crate::index::TextCodec`]).
     #[serde(default)]
     pub text: crate::index::TextCodec,

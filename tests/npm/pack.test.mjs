@@ -206,7 +206,7 @@ test('bin: bad input is a message and an exit code, never a stack trace', () => 
     [['ask'], 2, /'--index' is required/],
     [['search', '--index', fixture, '--k'], 2, /--k needs a value/],
     [['build', '--manifest', 'nope.toml', '--out', 'x.ggi'], 1, /^groundgate: bad input nope\.toml: no such file or directory/],
-    [['build', '--manifest', 'mine.toml', '--out', 'x.ggi', '--text', 'zip'], 2, /one of lz4, plain/],
+    [['build', '--manifest', 'mine.toml', '--out', 'x.ggi', '--text', 'zip'], 2, /one of ranked, hangul, lz4, plain/],
     [['mcp', '--index', path.join(root, 'README.md')], 1, /not a groundgate index/],
     [['frobnicate'], 2, /unknown command 'frobnicate'/],
   ];

@@ -17,7 +17,8 @@ pub fn run(
     match text {
         Some("plain") => m.text = groundgate::index::TextCodec::Plain,
         Some("lz4") => m.text = groundgate::index::TextCodec::Lz4,
-        Some(_) => m.text = groundgate::index::TextCodec::Hangul,
+        Some("hangul") => m.text = groundgate::index::TextCodec::Hangul,
+        Some(_) => m.text = groundgate::index::TextCodec::Ranked,
         None => {}
     }
     let base = manifest.parent().unwrap_or(Path::new("."));

@@ -41,8 +41,8 @@ enum Command {
         /// No progress bar.
         #[arg(long)]
         quiet: bool,
-        /// Override the manifest's chunk text storage: hangul, lz4 or plain.
-        #[arg(long, value_parser = ["hangul", "lz4", "plain"])]
+        /// Override the manifest's chunk text storage: ranked, hangul, lz4 or plain.
+        #[arg(long, value_parser = ["ranked", "hangul", "lz4", "plain"])]
         text: Option<String>,
     },
     /// Search one or more indexes (the `search` tool: merged across instances, cited results).

@@ -180,7 +180,7 @@ fn bad_input_is_a_typed_error_never_a_trap() {
         }
     }
     let mut v2 = bytes.clone();
-    v2[8] = 5; // one past the newest version (4)
+    v2[8] = 6; // one past the newest version (5)
     assert_eq!(h.add_instance(engine, "x", &v2, "").unwrap().code(), "unsupported_version");
 
     // Names, options, prompts, handles.

@@ -12,7 +12,7 @@ const spec = {
   manifest: { type: 'string', required: true, help: 'the instance manifest (TOML)' },
   out: { type: 'string', required: true, help: 'where to write the index (.ggi)' },
   quiet: { type: 'boolean', help: 'no progress line' },
-  text: { type: 'string', choices: ['lz4', 'plain'], help: 'override the manifest\'s chunk text storage' },
+  text: { type: 'string', choices: ['ranked', 'hangul', 'lz4', 'plain'], help: 'override the manifest\'s chunk text storage' },
   help: { type: 'boolean', help: 'this text' },
 };
 

@@ -42,7 +42,7 @@ const nodeFiles = {
 
 /**
  * Build the index a manifest describes, with Node alone: `{bytes: Uint8Array, stats}`. `text`
- * overrides the chunk text storage (`lz4` | `plain`); `progress(done, total)` after each file.
+ * overrides the chunk text storage (`ranked` | `hangul` | `lz4` | `plain`); `progress(done, total)` after each file.
  */
 function buildIndex(manifest, { text, progress } = {}) {
   const built = module_().buildIndex(manifest, nodeFiles, text, progress);
