@@ -92,7 +92,10 @@ pub fn segments(text: &str) -> Vec<&str> {
     let mut from = 0;
     for (k, &to) in cuts.iter().enumerate() {
         let last = k + 1 == cuts.len();
-        if last || text[from..to].chars().any(char::is_alphabetic) {
+        // A syllable first: `is_alphabetic` searches Unicode's tables for every non-ASCII letter.
+        if last
+            || text[from..to].chars().any(|c| crate::text::korean::is_hangul_syllable(c) || c.is_alphabetic())
+        {
             out.push(&text[from..to]);
             from = to;
         }
