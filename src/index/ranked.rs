@@ -99,22 +99,16 @@ impl Ranked {
 
     /// Read a stored table from the start of `bytes`: the table and the length of its header.
     pub fn parse(bytes: &[u8]) -> Result<(Ranked, usize)> {
-        let bad = |d: &str| Error::corrupt("text", format!("character table: {d}"));
-        let word = |at: usize| {
-            bytes
-                .get(at..at + 4)
-                .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-                .ok_or_else(|| bad("cut short"))
-        };
-        let (one, len) = (word(0)?, word(4)? as usize);
-        let table = bytes.get(8..).and_then(|b| b.get(..len)).ok_or_else(|| bad("cut short"))?;
-        let table = std::str::from_utf8(table).map_err(|_| bad("not UTF-8"))?;
+        let bad = |d: &'static str| Error::corrupt("text", d);
+        let word = |at: usize| bytes.get(at..at + 4).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
+        let (Some(one), Some(len)) = (word(0), word(4)) else { return Err(bad("character table cut short")) };
+        let len = len as usize;
+        let table =
+            bytes.get(8..).and_then(|b| b.get(..len)).ok_or_else(|| bad("character table cut short"))?;
+        let table = std::str::from_utf8(table).map_err(|_| bad("character table not UTF-8"))?;
         let chars: Vec<char> = table.chars().collect();
-        if chars.iter().any(char::is_ascii) {
-            return Err(bad("an ASCII character"));
-        }
-        if one > LEADS || chars.len() > capacity(one) {
-            return Err(bad("more characters than its code space"));
+        if chars.iter().any(char::is_ascii) || one > LEADS || chars.len() > capacity(one) {
+            return Err(bad("character table with an ASCII character or more than its code space"));
         }
         Ok((Ranked::new(chars, one), 8 + len))
     }
