@@ -254,6 +254,15 @@ fn u32_at(bytes: &[u8], at: usize) -> Option<u32> {
     bytes.get(at..at + 4).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
 }
 
+/// The stored bytes `off..end` of a concatenation that starts at byte `data` of `section` (chunk
+/// `id`'s, for the error).
+fn coded(section: &[u8], data: usize, id: u32, off: usize, end: usize) -> Result<&[u8]> {
+    section
+        .get(data..)
+        .and_then(|p| p.get(off..end))
+        .ok_or_else(|| Error::corrupt("text", format!("chunk {id}: text out of range")))
+}
+
 /// The text of chunk `id`, at `off..off + len` of the stored (uncompressed) concatenation, from a
 /// section laid out as `layout` says ([`Layout::of`] of the same section) in format `version`.
 pub fn read(section: &[u8], layout: &Layout, version: u32, id: u32, off: u32, len: u32) -> Result<String> {
@@ -264,16 +273,12 @@ pub fn read(section: &[u8], layout: &Layout, version: u32, id: u32, off: u32, le
         Layout::Bare => 0,
         Layout::Grouped(g) => *g,
         Layout::Ranked(table, data) => {
-            let coded = section
-                .get(*data..)
-                .and_then(|p| p.get(off..end))
-                .ok_or_else(|| bad("text out of range".into()))?;
+            let coded = coded(section, *data, id, off, end)?;
             return table.decode(coded).ok_or_else(|| bad("bad ranked character code".into()));
         }
     };
     if group == HANGUL_MARK && version >= 3 {
-        let coded =
-            section.get(4..).and_then(|p| p.get(off..end)).ok_or_else(|| bad("text out of range".into()))?;
+        let coded = coded(section, 4, id, off, end)?;
         return unhangul(coded).ok_or_else(|| bad("bad Hangul two-byte code or UTF-8".into()));
     }
     let bytes = if let Some(b) = id.checked_div(group) {
@@ -334,7 +339,7 @@ pub fn read_utf16(
     let bad = |d: &str| Error::corrupt("text", format!("chunk {id}: {d}"));
     let (off, len) = (off as usize, len as usize);
     let end = off.checked_add(len).ok_or_else(|| bad("text range overflows"))?;
-    let coded = section.get(*data..).and_then(|p| p.get(off..end)).ok_or_else(|| bad("text out of range"))?;
+    let coded = coded(section, *data, id, off, end)?;
     let mark = out.len();
     table.decode_utf16(coded, out).ok_or_else(|| {
         out.truncate(mark);
