@@ -49,10 +49,25 @@ pub fn parse(origin: &str, text: &str) -> Result<Vec<(String, f64)>> {
     Ok(out)
 }
 
+/// Share of adjacent morpheme pairs that are written together (within one eojeol): the
+/// [`term_levels`] estimate of a Hangul bigram that spans two morphemes. Korean lists count
+/// morphemes (있, 는, 습니다), not the words a prompt is written in (있는), so a bigram across
+/// a stem and its ending is produced by no listed word.
+const WRITTEN_TOGETHER: f64 = 0.5;
+
+/// A boundary estimate below this Zipf frequency is not stored (such a bigram is rare in general
+/// text either way; the cut keeps the map at ~0.2 M entries).
+const BOUNDARY_MIN_ZIPF: f64 = 2.0;
+
 /// Term levels for an index analysed by `analyzer`: every word's frequency added to each term it
-/// produces. Deterministic (words in list order, sums in that order).
+/// produces; a Hangul bigram `ab` also gets the frequency of morpheme `…a` followed by morpheme
+/// `b…` (the listed words ending in `a` times those starting with `b`, times
+/// [`WRITTEN_TOGETHER`]), so that 있는, 하는, 같은 count as the everyday words they are.
+/// Deterministic (words in list order, sums in that order).
 pub fn term_levels(analyzer: &Analyzer, words: &[(String, f64)]) -> BTreeMap<String, u8> {
     let mut freq: BTreeMap<String, f64> = BTreeMap::new();
+    let mut ends: BTreeMap<char, f64> = BTreeMap::new();
+    let mut starts: BTreeMap<char, f64> = BTreeMap::new();
     for (word, z) in words {
         let f = 10f64.powf(z - 9.0);
         let mut terms = analyzer.terms(word);
@@ -60,6 +75,21 @@ pub fn term_levels(analyzer: &Analyzer, words: &[(String, f64)]) -> BTreeMap<Str
         terms.dedup();
         for t in terms {
             *freq.entry(t).or_default() += f;
+        }
+        if word.chars().all(crate::text::korean::is_hangul_syllable)
+            && let (Some(first), Some(last)) = (word.chars().next(), word.chars().last())
+        {
+            *ends.entry(last).or_default() += f;
+            *starts.entry(first).or_default() += f;
+        }
+    }
+    let min = 10f64.powf(BOUNDARY_MIN_ZIPF - 9.0);
+    for (&a, &fa) in &ends {
+        for (&b, &fb) in &starts {
+            let f = WRITTEN_TOGETHER * fa * fb;
+            if f >= min {
+                *freq.entry(format!("{a}{b}")).or_default() += f;
+            }
         }
     }
     freq.into_iter().map(|(t, f)| (t, level(f))).collect()
@@ -103,6 +133,21 @@ mod tests {
         // 연구 is produced by both words: 1e-4 + 1e-5.
         assert_eq!(l["연구"], level(1.1e-4));
         assert_eq!(l["구원"], level(1e-5));
+    }
+
+    #[test]
+    fn a_bigram_across_two_morphemes_is_estimated_from_both() {
+        let a = Analyzer::default();
+        // Morphemes as Korean lists count them: 있는 is written, never listed.
+        let words = vec![("있".to_string(), 7.0), ("는".to_string(), 7.0), ("연구".to_string(), 5.0)];
+        let l = term_levels(&a, &words);
+        // 있 ends 1e-2 of the words, 는 starts 1e-2: half of 1e-4 written together.
+        assert_eq!(l["있는"], level(WRITTEN_TOGETHER * 1e-2 * 1e-2));
+        // 구 (end of 연구, 1e-4) before 있 (1e-2): 5e-7, Zipf 2.7, kept; 구연 is 5e-9, not stored.
+        assert_eq!(l["구있"], level(WRITTEN_TOGETHER * 1e-4 * 1e-2));
+        assert!(!l.contains_key("구연"));
+        // A listed word's bigram adds its boundary estimate: 연구 = 1e-4 + 연 ← nothing ends in 연.
+        assert_eq!(l["연구"], level(1e-4));
     }
 
     #[cfg(feature = "ingest")]
