@@ -146,7 +146,7 @@ mod tests {
         // 구 (end of 연구, 1e-4) before 있 (1e-2): 5e-7, Zipf 2.7, kept; 구연 is 5e-9, not stored.
         assert_eq!(l["구있"], level(WRITTEN_TOGETHER * 1e-4 * 1e-2));
         assert!(!l.contains_key("구연"));
-        // A listed word's bigram adds its boundary estimate: 연구 = 1e-4 + 연 ← nothing ends in 연.
+        // A listed word's bigram adds its boundary estimate, here none: no word ends in 연.
         assert_eq!(l["연구"], level(1e-4));
     }
 
