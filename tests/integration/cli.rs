@@ -282,3 +282,35 @@ fn timings_go_to_stderr_and_leave_stdout_alone() {
     // --timings needs --jsonl.
     assert!(!groundgate(&["search", "--index", p, "--timings", "x"], "").status.success());
 }
+
+#[test]
+fn misplaced_words_are_usage_errors() {
+    let idx = excerpt_index_file("misplaced.ggi");
+    let other = excerpt_index_file("misplaced2.ggi");
+    let (idx, other) = (idx.to_str().expect("path"), other.to_str().expect("path"));
+    let line = "{\"id\":1,\"query\":\"주권\",\"text\":\"주권\",\"prompt\":\"주권\"}\n";
+    let cases: [(&[&str], &str); 6] = [
+        // `--index a b`: b is read as a query word (each index needs its own --index).
+        (&["search", "--index", idx, other, "주권"], "is an index file, not a word of the query"),
+        (&["search", "--index", idx, other, "--jsonl"], "is an index file, not a word of the query"),
+        // With --jsonl the input is stdin: a word would silently become every line's default.
+        (&["search", "--index", idx, "--jsonl", "주권"], "with --jsonl the input comes from stdin"),
+        (&["grep", "--index", idx, "--jsonl", "주권"], "with --jsonl the input comes from stdin"),
+        (&["ask", "--index", idx, "--jsonl", "주권"], "with --jsonl the input comes from stdin"),
+        // `ask --index a.ggi 주권은 누구에게`: --index takes every word up to the next flag.
+        (&["ask", "--index", idx, "주권은 누구에게"], "'주권은 누구에게' is not an index file"),
+    ];
+    for (args, want) in cases {
+        let out = groundgate(args, line);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(want), "{args:?}: {err}");
+        assert!(out.stdout.is_empty(), "{args:?}: nothing runs");
+    }
+    // The same words in their places run.
+    let out = groundgate(&["ask", "--index", idx, "--", "주권은 누구에게 있나요"], "");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = groundgate(&["search", "--index", idx, "--jsonl", "--tool"], "{\"id\":1,\"query\":\"주권\"}\n");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("\"results\""));
+}

@@ -209,6 +209,12 @@ test('bin: bad input is a message and an exit code, never a stack trace', () => 
     [['build', '--manifest', 'mine.toml', '--out', 'x.ggi', '--text', 'zip'], 2, /one of ranked, hangul, lz4, plain/],
     [['mcp', '--index', path.join(root, 'README.md')], 1, /not a groundgate index/],
     [['frobnicate'], 2, /unknown command 'frobnicate'/],
+    // Misplaced words, refused as the native CLI refuses them (tests/integration/cli.rs).
+    [['search', '--index', fixture, fixture, '주권'], 2, /is an index file, not a word of the query: give each index its own --index/],
+    [['search', '--index', fixture, '--jsonl', '주권'], 2, /with --jsonl the input comes from stdin/],
+    [['grep', '--index', fixture, '--jsonl', '주권'], 2, /with --jsonl the input comes from stdin/],
+    [['ask', '--index', fixture, '--jsonl', '주권'], 2, /with --jsonl the input comes from stdin/],
+    [['ask', '--index', fixture, '주권은 누구에게'], 2, /'주권은 누구에게' is not an index file: --index takes every word up to the next flag/],
   ];
   for (const [args, code, pattern] of cases) {
     const r = run(bin, args, { input: '' });

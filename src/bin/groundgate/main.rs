@@ -18,7 +18,7 @@ mod tools;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 
 /// Push-or-pull evidence gate: compact Korean-aware BM25 indexes for LLM prompts.
 #[derive(Parser)]
@@ -363,8 +363,61 @@ fn words(w: Vec<String>) -> Option<serde_json::Value> {
     (!w.is_empty()).then(|| w.join(" ").into())
 }
 
+/// Words taken as the query (or prompt) that cannot be one, as a usage error's message: an index
+/// file (`search --index a.ggi b.ggi …` reads b.ggi as a word: each index needs its own --index),
+/// and any word with --jsonl (the input comes from stdin; a word would silently become every
+/// line's default).
+fn misplaced(what: &str, jsonl: bool, words: &[String]) -> Option<String> {
+    let is_index =
+        |w: &&String| w.to_ascii_lowercase().ends_with(".ggi") && std::path::Path::new(w.as_str()).is_file();
+    if let Some(w) = words.iter().find(is_index) {
+        return Some(format!(
+            "'{w}' is an index file, not a word of the {what}: give each index its own --index (--index a.ggi --index b.ggi)"
+        ));
+    }
+    let first = words.first()?;
+    jsonl.then(|| {
+        format!("with --jsonl the input comes from stdin, one JSON object a line (unexpected '{first}')")
+    })
+}
+
+/// `ask --index a.ggi 농지 소작 금지`: --index takes every word up to the next flag, so a prompt
+/// after it reads as index paths; one that is no file and not named .ggi is refused as such.
+fn prompt_as_index(index: &[PathBuf], prompt: &[String]) -> Option<String> {
+    if !prompt.is_empty() {
+        return None;
+    }
+    let w =
+        index.iter().find(|p| !p.is_file() && !p.to_string_lossy().to_ascii_lowercase().ends_with(".ggi"))?;
+    Some(format!(
+        "'{}' is not an index file: --index takes every word up to the next flag; give the prompt before --index, or after --",
+        w.display()
+    ))
+}
+
+/// Refuse misplaced words ([`misplaced`], [`prompt_as_index`]) before anything runs: exit code 2,
+/// with the subcommand's usage.
+fn check_words(command: &Command) {
+    let found = match command {
+        Command::Search { jsonl, query, .. } => misplaced("query", *jsonl, query).map(|m| ("search", m)),
+        Command::Grep { common, text, .. } => misplaced("text", common.jsonl, text).map(|m| ("grep", m)),
+        Command::Ask { index, jsonl, prompt, .. } => misplaced("prompt", *jsonl, prompt)
+            .or_else(|| if *jsonl { None } else { prompt_as_index(index, prompt) })
+            .map(|m| ("ask", m)),
+        _ => None,
+    };
+    let Some((name, message)) = found else { return };
+    if let Some(sub) = Cli::command().find_subcommand(name) {
+        sub.clone()
+            .bin_name(format!("groundgate {name}"))
+            .error(clap::error::ErrorKind::ArgumentConflict, message)
+            .exit();
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    check_words(&cli.command);
     let result = match cli.command {
         Command::Build { manifest, out, quiet, text } => build::run(&manifest, &out, quiet, text.as_deref()),
         Command::Search { index, k, instance, detailed, fuse, fuse_k, jsonl, tool, timings, query } => {

@@ -6,6 +6,8 @@
 // required?, requires?}: `multiple` takes every following word (clap's `num_args = 1..`), `multiple`
 // with `repeat` one value per occurrence (`--index a --index b`). Every mistake is a UsageError (exit code 2), never a stack trace.
 
+const fs = require('node:fs');
+
 class UsageError extends Error {
   constructor(message) {
     super(message);
@@ -92,4 +94,28 @@ function usage(command, summary, spec, positional) {
   return lines.join('\n') + '\n';
 }
 
-module.exports = { parse, integer, usage, UsageError };
+const isIndexFile = (w) => w.toLowerCase().endsWith('.ggi') && fs.statSync(w, { throwIfNoEntry: false })?.isFile() === true;
+
+/**
+ * Words taken as the query (or prompt) that cannot be one, as the native CLI refuses them: an
+ * index file (`search --index a.ggi b.ggi …` reads b.ggi as a word: each index needs its own
+ * --index), and any word with --jsonl (the input comes from stdin).
+ */
+function misplaced(what, jsonl, words) {
+  const w = words.find(isIndexFile);
+  if (w !== undefined) {
+    throw new UsageError(`'${w}' is an index file, not a word of the ${what}: give each index its own --index (--index a.ggi --index b.ggi)`);
+  }
+  if (jsonl && words.length) throw new UsageError(`with --jsonl the input comes from stdin, one JSON object a line (unexpected '${words[0]}')`);
+}
+
+/** `ask --index a.ggi 농지 소작 금지`: --index takes every word up to the next flag; a prompt read as index paths. */
+function promptAsIndex(index, prompt) {
+  if (prompt.length) return;
+  const w = index.find((p) => !p.toLowerCase().endsWith('.ggi') && fs.statSync(p, { throwIfNoEntry: false })?.isFile() !== true);
+  if (w !== undefined) {
+    throw new UsageError(`'${w}' is not an index file: --index takes every word up to the next flag; give the prompt before --index, or after --`);
+  }
+}
+
+module.exports = { parse, integer, usage, misplaced, promptAsIndex, UsageError };

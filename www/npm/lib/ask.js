@@ -2,7 +2,7 @@
 // `groundgate ask`: the push pipeline over one or more indexes, as JSON Lines (byte-identical to the
 // native CLI's `ask --jsonl`) or readable text.
 
-const { parse, integer, usage, UsageError } = require('./args');
+const { parse, integer, usage, misplaced, promptAsIndex } = require('./args');
 const load = require('./load');
 const jsonl = require('./jsonl');
 
@@ -32,13 +32,14 @@ function readConfig(file) {
 async function run(argv) {
   const { values: a, positional } = parse(argv, spec, 'ask');
   if (a.help) return process.stdout.write(usage('ask', summary, spec, '[PROMPT]...'));
+  misplaced('prompt', a.jsonl, positional);
+  if (!a.jsonl) promptAsIndex(a.index, positional);
   const now = integer('now', a.now);
   const config = a.config === undefined ? undefined : readConfig(a.config);
   if (!a.jsonl && positional.length) load.oneShot();
   const engine = load.engine(a.index, { config, now });
   const format = a.format;
   if (a.jsonl) {
-    if (positional.length) throw new UsageError('with --jsonl the prompts come from stdin, one JSON object a line');
     const clock = new jsonl.Timings();
     await jsonl.serve((id, body) => {
       const session = typeof body.session === 'string' ? body.session : a.session;

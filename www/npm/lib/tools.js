@@ -4,7 +4,7 @@
 // only: every call is `engine.callToolJson` (the Rust module src/tools); `search --jsonl` over one
 // index without `--tool` keeps its historic `{"id","hits"}` contract (Index.searchJson).
 
-const { parse, integer, usage, UsageError } = require('./args');
+const { parse, integer, usage, misplaced, UsageError } = require('./args');
 const load = require('./load');
 const jsonl = require('./jsonl');
 
@@ -63,6 +63,7 @@ function command(name) {
     const { values: v, positional } = parse(argv, spec, name);
     if (v.help) return process.stdout.write(usage(name, t.summary, spec, t.words ? `[${t.words.toUpperCase()}]...` : ''));
     if (positional.length && !t.words) throw new UsageError(`unexpected argument '${positional[0]}'`);
+    if (t.words) misplaced(t.words, v.jsonl, positional);
     const args = {};
     if (t.words && positional.length) args[t.words] = positional.join(' ');
     for (const [flag, opt] of Object.entries(t.flags)) {
