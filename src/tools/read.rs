@@ -152,10 +152,14 @@ fn select(a: &Args, chunks: &[(u32, Chunk)]) -> Result<Vec<usize>> {
         if f.is_empty() {
             let labels = distinct(chunks, |c| c.location.article.clone());
             let wanted = label.unwrap_or_else(|| format!("제{}조", number.unwrap_or(0)));
-            return Err(Error::invalid(
-                "article",
-                format!("no article {wanted} in {src}; {}", nearby_text(&wanted, &labels)),
-            ));
+            // A numbered article's neighbours by number (제131조 → 128, 129, 130), not by spelling.
+            let near = match number {
+                Some(n) => {
+                    nearby_numbers(n, &labels.iter().filter_map(|l| article_number(l)).collect::<Vec<_>>())
+                }
+                None => nearby_text(&wanted, &labels),
+            };
+            return Err(Error::invalid("article", format!("no article {wanted} in {src}; {near}")));
         }
         f
     } else if let Some(h) = &a.heading {

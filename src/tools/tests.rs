@@ -213,7 +213,13 @@ fn read_opens_locations_and_lists_nearby_ones() {
     let missing = err(&e, "read", json!({"instance": "x", "source": "notice-2026-01", "page": 5}));
     assert!(missing.to_string().contains("nearby: 3, 4"), "{missing}");
     let art = err(&e, "read", json!({"instance": "x", "source": "constitution", "article": "제99조"}));
-    assert!(art.to_string().contains("nearby: 제"), "{art}");
+    // A numbered article's neighbours by number (the excerpt's articles run to 제15조, then
+    // 제128–130조), not by spelling (제9조, 제99조 …), as numbers `article` takes.
+    assert!(art.to_string().ends_with("nearby: 11, 12, 13, 14, 15, 128, 129, 130"), "{art}");
+    let far = err(&e, "read", json!({"instance": "x", "source": "constitution", "article": 131}));
+    assert!(far.to_string().ends_with("nearby: 11, 12, 13, 14, 15, 128, 129, 130"), "{far}");
+    let low = err(&e, "read", json!({"instance": "x", "source": "constitution", "article": "제20조"}));
+    assert!(low.to_string().ends_with("nearby: 8, 9, 10, 11, 12, 13, 14, 15"), "{low}");
     let src = err(&e, "read", json!({"instance": "x", "source": "constitutio"}));
     assert!(src.to_string().contains("constitution"), "{src}");
     for bad in [
