@@ -4,8 +4,8 @@
 //! same call and state is checked too (determinism).
 #![no_main]
 
-use groundgate::deliver::SessionState;
 use groundgate::{AskOptions, Config, Engine, InstanceOptions};
+use groundgate::deliver::SessionState;
 use libfuzzer_sys::arbitrary::{self, Arbitrary};
 use libfuzzer_sys::fuzz_target;
 
@@ -15,37 +15,15 @@ static PYFAQ: &[u8] = include_bytes!("../../indexes/pyfaq.ggi");
 #[derive(Arbitrary, Debug)]
 enum Step {
     /// ask with options parsed from host JSON (as JS `ask(prompt, options)` and the CLI do).
-    AskJson {
-        prompt: String,
-        options: String,
-    },
+    AskJson { prompt: String, options: String },
     /// ask with options built field by field (always well-typed; values hostile).
-    Ask {
-        prompt: String,
-        tag: u8,
-        session: Option<String>,
-        detailed: bool,
-        now_ms: Option<u64>,
-    },
+    Ask { prompt: String, tag: u8, session: Option<String>, detailed: bool, now_ms: Option<u64> },
     /// A stored session state read back (fuzzed text), then exported.
-    Import {
-        session: String,
-        state: String,
-    },
-    Export {
-        session: String,
-    },
-    Clear {
-        session: String,
-    },
-    Clock {
-        ms: u64,
-    },
-    Search {
-        instance: u8,
-        query: String,
-        k: u16,
-    },
+    Import { session: String, state: String },
+    Export { session: String },
+    Clear { session: String },
+    Clock { ms: u64 },
+    Search { instance: u8, query: String, k: u16 },
 }
 
 #[derive(Arbitrary, Debug)]
@@ -60,15 +38,10 @@ struct Input {
 const NAMES: [&str; 3] = ["constitution", "pyfaq", "nope"];
 
 fuzz_target!(|input: Input| {
-    let config =
-        input.config.as_deref().and_then(|c| serde_json::from_str::<Config>(c).ok()).unwrap_or_default();
+    let config = input.config.as_deref().and_then(|c| serde_json::from_str::<Config>(c).ok()).unwrap_or_default();
     let Ok(mut engine) = Engine::new(config) else { return };
     engine.set_clock(Box::new(groundgate::engine::FixedClock(1_000_000)));
-    let opts = InstanceOptions {
-        sufficiency: input.sufficiency,
-        relevance: input.relevance,
-        anchors: input.anchors,
-    };
+    let opts = InstanceOptions { sufficiency: input.sufficiency, relevance: input.relevance, anchors: input.anchors };
     let _ = engine.add_instance("constitution", CONSTITUTION, opts.clone());
     let _ = engine.add_instance("pyfaq", PYFAQ, InstanceOptions::default());
     for step in input.steps.into_iter().take(16) {
