@@ -8,8 +8,9 @@
 use std::sync::Arc;
 
 use groundgate::index::forge::fix_checksums;
-use groundgate::{AskOptions, Engine, Index, InstanceOptions, search};
+use groundgate::{AskOptions, Engine, Index, InstanceOptions, search, tools};
 use libfuzzer_sys::fuzz_target;
+use serde_json::json;
 
 fuzz_target!(|data: &[u8]| {
     let mut bytes = data.to_vec();
@@ -39,35 +40,25 @@ fuzz_target!(|data: &[u8]| {
         let _ = engine.ask("#f Why are tuples immutable in python?", &AskOptions::default());
         // The pull tools read what `ask` does not: every source's locations, its links, whole
         // locations with their neighbours, and an exact phrase over the candidates' texts.
-        for (name, args) in [
-            ("search", serde_json::json!({"query": "대한민국 주권 python", "k": 50, "detailed": true})),
-            ("grep", serde_json::json!({"text": "대한민국", "limit": 50, "detailed": true})),
-            ("grep", serde_json::json!({"text": "the", "limit": 50})),
-            ("sources", serde_json::json!({})),
-            (
-                "read",
-                serde_json::json!({"instance": "f", "source": "constitution", "article": 1, "around": 5}),
-            ),
-            ("read", serde_json::json!({"instance": "f", "source": "constitution", "page": 1})),
-            ("read", serde_json::json!({"instance": "f", "source": "constitution", "chunk": 3, "around": 5})),
-            ("links", serde_json::json!({"instance": "f", "source": "constitution"})),
-        ] {
-            let _ = groundgate::tools::call_json(&engine, name, &args);
+        let calls = [
+            ("search", json!({"query": "대한민국 주권 python", "k": 50, "detailed": true})),
+            ("grep", json!({"text": "대한민국", "limit": 50, "detailed": true})),
+            ("grep", json!({"text": "the", "limit": 50})),
+            ("sources", json!({})),
+            ("read", json!({"instance": "f", "source": "constitution", "article": 1, "around": 5})),
+            ("read", json!({"instance": "f", "source": "constitution", "page": 1})),
+            ("read", json!({"instance": "f", "source": "constitution", "chunk": 3, "around": 5})),
+            ("links", json!({"instance": "f", "source": "constitution"})),
+        ];
+        for (name, args) in calls {
+            let _ = tools::call_json(&engine, name, &args);
         }
-        if let Ok(s) = groundgate::tools::call(&engine, "sources", &serde_json::json!({})) {
-            // Open every listed source whole and at its first heading.
+        // Every listed source opened whole, and its links.
+        if let Ok(s) = tools::call(&engine, "sources", &json!({})) {
             for src in s["sources"].as_array().into_iter().flatten().take(16) {
-                let id = src["source"].clone();
-                let _ = groundgate::tools::call_json(
-                    &engine,
-                    "read",
-                    &serde_json::json!({"instance": "f", "source": id}),
-                );
-                let _ = groundgate::tools::call_json(
-                    &engine,
-                    "links",
-                    &serde_json::json!({"instance": "f", "source": id}),
-                );
+                let id = &src["source"];
+                let _ = tools::call_json(&engine, "read", &json!({"instance": "f", "source": id}));
+                let _ = tools::call_json(&engine, "links", &json!({"instance": "f", "source": id}));
             }
         }
     }
