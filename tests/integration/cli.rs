@@ -300,8 +300,11 @@ fn misplaced_words_are_usage_errors() {
         // `ask --index a.ggi 주권은 누구에게`: --index takes every word up to the next flag.
         (&["ask", "--index", idx, "주권은 누구에게"], "'주권은 누구에게' is not an index file"),
     ];
+    // More input than a pipe holds: the child stops at the usage error without reading it, and the
+    // helper sees a broken pipe (a usage error must not depend on who wins that race).
+    let input = line.repeat(4000);
     for (args, want) in cases {
-        let out = groundgate(args, line);
+        let out = groundgate(args, &input);
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
         assert!(err.contains(want), "{args:?}: {err}");

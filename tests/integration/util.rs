@@ -38,7 +38,10 @@ pub fn groundgate(args: &[&str], stdin: &str) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .expect("spawn groundgate");
-    child.stdin.take().expect("stdin").write_all(stdin.as_bytes()).expect("write stdin");
+    // A child may stop before it reads its input (a usage error): its output says why.
+    if let Err(e) = child.stdin.take().expect("stdin").write_all(stdin.as_bytes()) {
+        assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "write stdin: {e}");
+    }
     child.wait_with_output().expect("wait")
 }
 
