@@ -368,9 +368,7 @@ fn words(w: Vec<String>) -> Option<serde_json::Value> {
 /// and any word with --jsonl (the input comes from stdin; a word would silently become every
 /// line's default).
 fn misplaced(what: &str, jsonl: bool, words: &[String]) -> Option<String> {
-    let is_index =
-        |w: &&String| w.to_ascii_lowercase().ends_with(".ggi") && std::path::Path::new(w.as_str()).is_file();
-    if let Some(w) = words.iter().find(is_index) {
+    if let Some(w) = words.iter().find(|w| named_index(w) && std::path::Path::new(w.as_str()).is_file()) {
         return Some(format!(
             "'{w}' is an index file, not a word of the {what}: give each index its own --index (--index a.ggi --index b.ggi)"
         ));
@@ -381,14 +379,18 @@ fn misplaced(what: &str, jsonl: bool, words: &[String]) -> Option<String> {
     })
 }
 
+/// Is `path` named like an index file (`.ggi`, any case)?
+fn named_index(path: &str) -> bool {
+    path.to_ascii_lowercase().ends_with(".ggi")
+}
+
 /// `ask --index a.ggi 농지 소작 금지`: --index takes every word up to the next flag, so a prompt
 /// after it reads as index paths; one that is no file and not named .ggi is refused as such.
 fn prompt_as_index(index: &[PathBuf], prompt: &[String]) -> Option<String> {
     if !prompt.is_empty() {
         return None;
     }
-    let w =
-        index.iter().find(|p| !p.is_file() && !p.to_string_lossy().to_ascii_lowercase().ends_with(".ggi"))?;
+    let w = index.iter().find(|p| !p.is_file() && !named_index(&p.to_string_lossy()))?;
     Some(format!(
         "'{}' is not an index file: --index takes every word up to the next flag; give the prompt before --index, or after --",
         w.display()

@@ -94,7 +94,8 @@ function usage(command, summary, spec, positional) {
   return lines.join('\n') + '\n';
 }
 
-const isIndexFile = (w) => w.toLowerCase().endsWith('.ggi') && fs.statSync(w, { throwIfNoEntry: false })?.isFile() === true;
+const namedIndex = (p) => p.toLowerCase().endsWith('.ggi');
+const isFile = (p) => fs.statSync(p, { throwIfNoEntry: false })?.isFile() === true;
 
 /**
  * Words taken as the query (or prompt) that cannot be one, as the native CLI refuses them: an
@@ -102,7 +103,7 @@ const isIndexFile = (w) => w.toLowerCase().endsWith('.ggi') && fs.statSync(w, { 
  * --index), and any word with --jsonl (the input comes from stdin).
  */
 function misplaced(what, jsonl, words) {
-  const w = words.find(isIndexFile);
+  const w = words.find((p) => namedIndex(p) && isFile(p));
   if (w !== undefined) {
     throw new UsageError(`'${w}' is an index file, not a word of the ${what}: give each index its own --index (--index a.ggi --index b.ggi)`);
   }
@@ -112,7 +113,7 @@ function misplaced(what, jsonl, words) {
 /** `ask --index a.ggi 농지 소작 금지`: --index takes every word up to the next flag; a prompt read as index paths. */
 function promptAsIndex(index, prompt) {
   if (prompt.length) return;
-  const w = index.find((p) => !p.toLowerCase().endsWith('.ggi') && fs.statSync(p, { throwIfNoEntry: false })?.isFile() !== true);
+  const w = index.find((p) => !namedIndex(p) && !isFile(p));
   if (w !== undefined) {
     throw new UsageError(`'${w}' is not an index file: --index takes every word up to the next flag; give the prompt before --index, or after --`);
   }
