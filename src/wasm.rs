@@ -111,10 +111,10 @@ export interface SearchArgs {
 export interface GrepArgs { text: string; instance?: string; limit?: number; detailed?: boolean }
 export interface SourcesArgs { instance?: string }
 export interface ReadArgs {
-  instance: string; source: string; page?: number; article?: string | number; heading?: string;
+  instance?: string; source: string; page?: number; article?: string | number; heading?: string;
   chunk?: number; around?: number;
 }
-export interface LinksArgs { instance: string; source: string }
+export interface LinksArgs { instance?: string; source: string }
 /** Results: */
 export interface SearchItem extends Citation {
   rank: number; instance: string; text: string; chunk?: number; ref?: string; score?: number; bm25?: number; terms?: TermScore[];

@@ -1,10 +1,11 @@
-//! `links {instance, source}`: a source's links; a link that names a source of a loaded instance
-//! (its id or its own link) comes back resolved, so that `read` can open it.
+//! `links {instance?, source}`: a source's links; a link that names a source of a loaded instance
+//! (its id or its own link) comes back resolved, so that `read` can open it. Without `instance`,
+//! the source is looked up in every loaded instance ([`find_source`]).
 
 use serde::{Deserialize, Serialize};
 
 use super::cap::Budget;
-use super::locate::source_id;
+use super::locate::find_source;
 use crate::engine::Engine;
 use crate::error::Result;
 
@@ -12,8 +13,9 @@ use crate::error::Result;
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Args {
-    /// Instance name.
-    pub instance: String,
+    /// Instance name; without it, the loaded instance that holds `source`.
+    #[serde(default)]
+    pub instance: Option<String>,
     /// Source id.
     pub source: String,
 }
@@ -57,8 +59,8 @@ pub struct Output {
 
 /// Run `links`.
 pub fn run(engine: &Engine, a: &Args) -> Result<Output> {
-    let index = engine.index(&a.instance)?;
-    let (_, source) = source_id(index, &a.instance, &a.source)?;
+    let found = find_source(engine, a.instance.as_deref(), &a.source)?;
+    let source = found.source;
     // Every source of every loaded instance, once.
     let mut all = Vec::new();
     for name in engine.instance_names() {
@@ -85,7 +87,7 @@ pub fn run(engine: &Engine, a: &Args) -> Result<Output> {
         links.push(Link { link: text, resolved });
     }
     Ok(Output {
-        instance: a.instance.clone(),
+        instance: found.instance,
         source: source.id,
         title: source.title,
         links,

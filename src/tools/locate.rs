@@ -1,8 +1,10 @@
-//! Shared lookups: a source by id, the chunks of a source, and "nearby valid ones" for errors.
+//! Shared lookups: a source by id (in a named instance, or in whichever loaded instance holds
+//! it), the chunks of a source, and "nearby valid ones" for errors.
 
 use std::sync::Arc;
 
 use crate::corpus::{Chunk, Source};
+use crate::engine::Engine;
 use crate::error::{Error, Result};
 use crate::index::Index;
 
@@ -20,6 +22,59 @@ pub fn source_id(index: &Idx, instance: &str, id: &str) -> Result<(u32, Source)>
         all.push(s.id);
     }
     Err(Error::invalid("source", format!("no source {id:?} in {instance}; {}", nearby_text(id, &all))))
+}
+
+/// Where a source was found: its instance's name and index, its number there, and the source.
+pub struct Found<'e> {
+    /// Instance name.
+    pub instance: String,
+    /// The instance's index.
+    pub index: &'e Idx,
+    /// The source's number in the index.
+    pub sid: u32,
+    /// The source.
+    pub source: Source,
+}
+
+/// Source `id` in `instance`, or — when no instance is named — in the one loaded instance that
+/// holds a source of that id. Several holders are an error naming them (the caller must choose);
+/// none is an error naming nearby ids across every instance.
+pub fn find_source<'e>(engine: &'e Engine, instance: Option<&str>, id: &str) -> Result<Found<'e>> {
+    if let Some(name) = instance {
+        let index = engine.index(name)?;
+        let (sid, source) = source_id(index, name, id)?;
+        return Ok(Found { instance: name.to_string(), index, sid, source });
+    }
+    let mut found: Vec<Found<'e>> = Vec::new();
+    let mut all = Vec::new();
+    for name in engine.instance_names() {
+        let index = engine.index(&name)?;
+        for n in 0..index.source_count() {
+            let s = index.source(n)?;
+            if s.id == id {
+                found.push(Found { instance: name.clone(), index, sid: n, source: s });
+            } else {
+                all.push(s.id);
+            }
+        }
+    }
+    match found.len() {
+        1 => Ok(found.remove(0)),
+        0 if engine.instance_names().is_empty() => {
+            Err(Error::invalid("source", format!("no source {id:?}: no instance is loaded")))
+        }
+        0 => Err(Error::invalid(
+            "source",
+            format!("no source {id:?} in any loaded instance; {}", nearby_text(id, &all)),
+        )),
+        _ => {
+            let names: Vec<&str> = found.iter().map(|f| f.instance.as_str()).collect();
+            Err(Error::invalid(
+                "instance",
+                format!("source {id:?} is in several instances ({}): name one", names.join(", ")),
+            ))
+        }
+    }
 }
 
 /// Every chunk of source `sid`, in chunk order, with its id.

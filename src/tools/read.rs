@@ -1,13 +1,14 @@
-//! `read {instance, source, page? | article? | heading? | chunk?, around?}`: the whole text at a
+//! `read {instance?, source, page? | article? | heading? | chunk?, around?}`: the whole text at a
 //! location — every chunk of the page, article or heading, in order — with its exact citation, and
-//! `around` neighbouring chunks of the same source. An unknown location is an error listing the
-//! nearest valid ones.
+//! `around` neighbouring chunks of the same source. Without `instance`, the source is looked up in
+//! every loaded instance ([`find_source`]). An unknown location is an error listing the nearest
+//! valid ones.
 
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
 use super::cap::Budget;
-use super::locate::{nearby_numbers, nearby_text, source_chunks, source_id};
+use super::locate::{find_source, nearby_numbers, nearby_text, source_chunks};
 use crate::corpus::Chunk;
 use crate::engine::Engine;
 use crate::error::{Error, Result};
@@ -20,8 +21,9 @@ pub const MAX_AROUND: u32 = 5;
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Args {
-    /// Instance name.
-    pub instance: String,
+    /// Instance name; without it, the loaded instance that holds `source`.
+    #[serde(default)]
+    pub instance: Option<String>,
     /// Source id.
     pub source: String,
     /// Printed page.
@@ -195,9 +197,8 @@ fn select(a: &Args, chunks: &[(u32, Chunk)]) -> Result<Vec<usize>> {
 pub fn run(engine: &Engine, a: &Args) -> Result<Output> {
     let around = a.around.unwrap_or(0);
     super::in_range("around", around as u64, 0, MAX_AROUND as u64)?;
-    let index = engine.index(&a.instance)?;
-    let (sid, source) = source_id(index, &a.instance, &a.source)?;
-    let chunks = source_chunks(index, sid)?;
+    let found = find_source(engine, a.instance.as_deref(), &a.source)?;
+    let (source, chunks) = (found.source, source_chunks(found.index, found.sid)?);
     let picked = select(a, &chunks)?;
     let items: Vec<&Chunk> = picked.iter().map(|&i| &chunks[i].1).collect();
     let mut budget = Budget::default();
@@ -220,7 +221,7 @@ pub fn run(engine: &Engine, a: &Args) -> Result<Output> {
     let after_end = (last + 1 + n).min(chunks.len());
     let after: Vec<Part> = (last + 1..after_end).filter_map(|i| part(i, &mut budget)).collect();
     Ok(Output {
-        instance: a.instance.clone(),
+        instance: found.instance,
         source: source.id,
         title: source.title,
         page: same(&items, |c| &c.location.page),

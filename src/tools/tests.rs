@@ -357,3 +357,35 @@ fn search_fuses_a_host_ranking_by_rrf() {
         plain["results"].as_array().unwrap().iter().map(|r| r["ref"].clone()).collect::<Vec<_>>()
     );
 }
+
+#[test]
+fn read_and_links_find_the_source_without_an_instance() {
+    let e = engine();
+    let r = ok(&e, "read", json!({"source": "constitution", "article": 14}));
+    assert_eq!(r["instance"], "x");
+    assert_eq!(r, ok(&e, "read", json!({"instance": "x", "source": "constitution", "article": 14})));
+    assert_eq!(ok(&e, "read", json!({"source": "attachment"}))["instance"], "att");
+    let l = ok(&e, "links", json!({"source": "notice-2026-01"}));
+    assert_eq!(l, ok(&e, "links", json!({"instance": "x", "source": "notice-2026-01"})));
+    let none = err(&e, "read", json!({"source": "constitutio"}));
+    assert_eq!(none.code(), "invalid_argument");
+    assert!(
+        none.to_string().contains(r#"no source "constitutio" in any loaded instance; nearby: constitution"#),
+        "{none}"
+    );
+    // The same source in two instances: the caller must name one.
+    let mut twice = engine();
+    twice.add_instance("y", fixture(), InstanceOptions::default()).unwrap();
+    for tool in ["read", "links"] {
+        let both = err(&twice, tool, json!({"source": "constitution"}));
+        assert_eq!(both.code(), "invalid_argument");
+        assert!(
+            both.to_string().contains(r#"source "constitution" is in several instances (x, y): name one"#),
+            "{both}"
+        );
+        assert_eq!(ok(&twice, tool, json!({"instance": "y", "source": "constitution"}))["instance"], "y");
+    }
+    let empty = Engine::new(Default::default()).unwrap();
+    let no = err(&empty, "read", json!({"source": "constitution"}));
+    assert!(no.to_string().contains("no instance is loaded"), "{no}");
+}

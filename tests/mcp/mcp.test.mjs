@@ -103,6 +103,8 @@ test('calls every tool: structuredContent (checked against outputSchema by the c
   assert.ok(sources.some((s) => s.source === 'constitution'));
   const read = await call('read', { instance: 'excerpts', source: 'constitution', article: '제1조' });
   assert.match(read.text, /주권은 국민에게/);
+  // Without an instance: the one loaded instance that holds the source.
+  assert.deepEqual(await call('read', { source: 'constitution', article: '제1조' }), read);
   const withLinks = sources.find((s) => s.links > 0) ?? sources[0];
   const links = await call('links', { instance: 'excerpts', source: withLinks.source });
   assert.equal(links.source, withLinks.source);
@@ -115,6 +117,7 @@ test('bad arguments are isError results and the server keeps serving', async () 
     ['search', { query: 42 }],
     ['search', {}],
     ['read', { instance: 'nope', source: 'constitution' }],
+    ['read', { source: 'constitutio' }],
     ['read', { instance: 'excerpts', source: 'constitution', article: '제999조' }],
     ['grep', { text: '' }],
     ['frobnicate', {}],
