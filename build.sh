@@ -217,9 +217,17 @@ pkg() {
 # `esnext.disposable` lib they use (Symbol.dispose), so TypeScript users need no @types/node for them.
 npm_pkg() {
   local version; version="$(awk -F'"' '/^version = /{print $2; exit}' Cargo.toml)"
-  rm -rf pkg/bin pkg/lib
+  rm -rf pkg/bin pkg/lib pkg/indexes
   cp -r www/npm/bin www/npm/lib pkg/
   cp www/npm/README.md www/npm/LICENSE pkg/
+  # A sample index to try the package with (the README's examples use it): the constitution, 142
+  # articles, ~97 KB (statute text is not copyrightable in Korea; indexes/constitution.toml).
+  if [ -f indexes/constitution.ggi ]; then
+    mkdir -p pkg/indexes
+    cp indexes/constitution.ggi pkg/indexes/
+  else
+    echo "build.sh: warning: indexes/constitution.ggi was not built: the npm package has no sample index" >&2
+  fi
   VERSION="$version" node -e '
     const fs = require("fs");
     const p = JSON.parse(fs.readFileSync("www/npm/package.json", "utf8"));

@@ -8,7 +8,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, copyFileSync, rmSync, statSync, readdirSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, copyFileSync, rmSync, statSync, readdirSync, existsSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,6 +17,8 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const cli = path.join(root, 'target/release/groundgate');
 const fixture = path.join(root, 'tests/fixtures/v2/excerpts.ggi');
+// The sample index the package ships (./build.sh copies it when the default indexes were built).
+const sample = path.join(root, 'indexes/constitution.ggi');
 let scratch;
 let tarball;
 let bin;
@@ -44,6 +46,7 @@ test('the tarball holds the package and nothing else', () => {
     'abi/groundgate.wasm', 'indexer/groundgate_indexer.js', 'indexer/groundgate_indexer_bg.wasm']) {
     assert.ok(files.includes(f), `${f} in the tarball`);
   }
+  if (existsSync(sample)) assert.ok(files.includes('indexes/constitution.ggi'), 'the sample index in the tarball');
   assert.ok(!files.some((f) => f.endsWith('.gitignore') || f === '.built'), files.join(' '));
   const cargo = readFileSync(path.join(root, 'Cargo.toml'), 'utf8').match(/^version = "(.*)"/m)[1];
   assert.equal(listed.version, cargo);
@@ -63,6 +66,22 @@ test('require() gives the Node build', () => {
   const r = run(process.execPath, ['-e', script]);
   assert.equal(r.status, 0, r.stderr);
   assert.equal(r.stdout, 'invalid_argument\n제1조 string groundgate\n');
+});
+
+test('the README\'s first examples run as written on the sample index', { skip: !existsSync(sample) && 'no indexes/constitution.ggi' }, () => {
+  const readme = readFileSync(path.join(root, 'pkg/README.md'), 'utf8');
+  const block = (lang) => readme.match(new RegExp('```' + lang + '\\n([\\s\\S]*?)```'))[1];
+  // The shell block: install, then the bin on the sample index (npx → the installed bin).
+  const ask = block('sh').split('\n').find((l) => l.startsWith('npx groundgate ask'));
+  assert.ok(ask, block('sh'));
+  const r = run('sh', ['-c', ask.replace(/^npx groundgate/, JSON.stringify(bin))]);
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /<groundgate-evidence>[\s\S]*제1조[\s\S]*주권은 국민에게/);
+  // The JavaScript block, verbatim, then what it computed.
+  const js = block('js') + '\nconsole.log(answer.route, answer.evidence[0].article, answer.context.includes("주권은 국민에게"));';
+  const j = run(process.execPath, ['-e', js]);
+  assert.equal(j.status, 0, j.stderr);
+  assert.equal(j.stdout, 'push 제1조 true\n');
 });
 
 test('the other entry points resolve: groundgate/mcp, groundgate/indexer, the .wasm files', () => {
