@@ -176,6 +176,7 @@ pkg() {
     # 3). The Node build at opt-level 3: it is read from disk, not downloaded, and searches ~1.5×
     # faster (docs/peer-bench.md). Same code, same results: only the optimiser's trade-off differs.
     local opt=z; [ $t = nodejs ] && opt=3
+    rm -rf "$out/snippets"
     PATH="$WASM_PATH" CARGO_TARGET_DIR="$ROOT/target/wasm" CARGO_PROFILE_RELEASE_OPT_LEVEL=$opt wasm-pack --quiet build --release \
       --target "$t" --out-dir "$out" --out-name groundgate --mode no-install --no-pack \
       -- --no-default-features --features "$features" >/dev/null
@@ -188,6 +189,17 @@ pkg() {
       --enable-sign-ext --enable-mutable-globals \
       "$out/groundgate_bg.wasm" -o "$out/groundgate_bg.wasm"
     rm -f "$out/.gitignore"
+    # wasm-bindgen's inline JS snippets (src/wasm.rs) are ES modules; the Node build `require`s
+    # them (its package is CommonJS, and Node 18 cannot require an ES module): each
+    # `export function f(` becomes `exports.f = function f(`.
+    if [ $t = nodejs ] && [ -d "$out/snippets" ]; then
+      find "$out/snippets" -name '*.js' -exec sed -i -E 's/^export function ([A-Za-z0-9_]+)\(/exports.\1 = function \1(/' {} +
+      ! grep -rq '^export ' "$out/snippets" || die "a snippet in $out/snippets has an export build.sh cannot make CommonJS"
+      # wasm-bindgen writes `require(String.raw\`./snippets/…\`)`; bundlers (esbuild) follow only a
+      # plain string literal, so the bundled extension would miss the snippet.
+      sed -i -E "s/require\(String\.raw\`([^\`]*)\`\)/require('\1')/g" "$out/groundgate.js"
+      ! grep -q 'String\.raw' "$out/groundgate.js" || die "$out/groundgate.js still requires a String.raw path"
+    fi
   done
   say "plain-export build (no imports) → pkg/abi/groundgate.wasm"
   PATH="$WASM_PATH" CARGO_TARGET_DIR="$ROOT/target/wasm" CARGO_PROFILE_RELEASE_OPT_LEVEL=z cargo build -q --release \

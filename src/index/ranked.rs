@@ -174,14 +174,22 @@ impl Ranked {
         let dst = out.get_mut(mark..)?;
         let (mut i, mut o) = (0usize, 0usize);
         let one = self.one as usize;
-        while let Some(&b) = src.get(i) {
-            let unit = self.first[b as usize];
-            if unit != 0 {
-                *dst.get_mut(o)? = unit;
-                i += 1;
-                o += 1;
-                continue;
+        let first = &*self.first;
+        loop {
+            // A run of one-byte codes: a load and a store each, no bounds check (zipped slices;
+            // `o` ≤ 2·`i`, so `dst[o..]` is never shorter than the rest of `src`).
+            let mut run = 0;
+            for (slot, &b) in dst.get_mut(o..)?.iter_mut().zip(src.get(i..)?) {
+                let unit = first[b as usize];
+                if unit == 0 {
+                    break;
+                }
+                *slot = unit;
+                run += 1;
             }
+            i += run;
+            o += run;
+            let Some(&b) = src.get(i) else { break };
             let b = b as usize;
             if (0x80 + one..ESCAPE as usize).contains(&b) {
                 let r = one + ((b - 0x80 - one) << 8) + *src.get(i + 1)? as usize;

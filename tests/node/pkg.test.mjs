@@ -2,7 +2,7 @@
 // the native CLI, and turns bad input into exceptions carrying the typed error's code.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
@@ -36,6 +36,36 @@ test('search JSON is byte-identical to the native CLI', () => {
     const wasm = `{"id":${i},"hits":${index.searchJson(q, 4)}}`;
     assert.equal(wasm, native[i], `query ${q}`);
   });
+});
+
+test('search objects are JSON.parse of the search JSON, key order included, on every text codec', () => {
+  // Index.search and Engine.search build their hit objects in JS from numbers and one string
+  // (wasm.rs hits_to_js); searchJson is serde's JSON, byte-identical to the CLI (test above).
+  const queries = readFileSync(path.join(root, 'tests/fixtures/queries.jsonl'), 'utf8').trim().split('\n')
+    .map((l) => JSON.parse(l).query);
+  const fixtures = ['v1', 'v2', 'v3', 'v4', 'v5'].flatMap((v) => {
+    const dir = path.join(root, 'tests/fixtures', v);
+    return readdirSync(dir).filter((f) => f.endsWith('.ggi')).map((f) => path.join(dir, f));
+  });
+  assert.ok(fixtures.length >= 5);
+  let compared = 0;
+  for (const file of fixtures) {
+    const bytes = readFileSync(file);
+    const index = new gg.Index(bytes);
+    const engine = new gg.Engine();
+    engine.addInstance('x', bytes);
+    for (const q of [...queries, '대한민국 국민 자유 권리 의무 법률', 'python design FAQ', 'Ctrl F', '😀 주권']) {
+      for (const k of [1, 4, 1000]) {
+        const json = index.searchJson(q, k);
+        const hits = index.search(q, k);
+        assert.equal(JSON.stringify(hits), json, `${file}: ${q} (k ${k})`);
+        assert.deepEqual(hits, JSON.parse(json));
+        assert.equal(JSON.stringify(engine.search('x', q, k)), json);
+        compared += hits.length;
+      }
+    }
+  }
+  assert.ok(compared > 100, `${compared} hits compared`);
 });
 
 test('bad bytes and bad arguments throw typed errors', () => {
