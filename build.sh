@@ -150,7 +150,8 @@ indexes() {
       continue
     fi
     local out="indexes/$name.ggi"
-    if [ ! -f "$out" ] || [ "indexes/$name.toml" -nt "$out" ] || [ "$BIN" -nt "$out" ]; then
+    if [ ! -f "$out" ] || [ "indexes/$name.toml" -nt "$out" ] || [ "$BIN" -nt "$out" ] \
+      || [ -n "$(find data/thesaurus -newer "$out" -print -quit 2>/dev/null)" ]; then
       "$BIN" build --manifest "indexes/$name.toml" --out "$out" --quiet
     fi
     BUILT+=("$name")
@@ -229,8 +230,11 @@ pkg() {
 # `esnext.disposable` lib they use (Symbol.dispose), so TypeScript users need no @types/node for them.
 npm_pkg() {
   local version; version="$(awk -F'"' '/^version = /{print $2; exit}' Cargo.toml)"
-  rm -rf pkg/bin pkg/lib pkg/indexes
+  rm -rf pkg/bin pkg/lib pkg/indexes pkg/thesaurus
   cp -r www/npm/bin www/npm/lib pkg/
+  # The Korean thesaurus a manifest can name (`thesaurus = [...]`, data/thesaurus/README.md).
+  mkdir -p pkg/thesaurus
+  cp data/thesaurus/ko.toml pkg/thesaurus/
   cp www/npm/README.md www/npm/LICENSE pkg/
   # A sample index to try the package with (the README's examples use it): the constitution, 142
   # articles, ~97 KB (statute text is not copyrightable in Korea; indexes/constitution.toml).

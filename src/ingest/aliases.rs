@@ -42,17 +42,31 @@ impl Aliases {
     /// The aliases of every name found in `texts`, in name order, each once, joined by newlines
     /// (empty when none).
     pub fn context(&self, texts: &[&str]) -> String {
+        self.words(&self.found(texts))
+    }
+
+    /// Number of names.
+    pub fn len(&self) -> usize {
+        self.names.len()
+    }
+
+    /// The positions (in name order) of the names found in `texts`.
+    pub fn found(&self, texts: &[&str]) -> Vec<usize> {
         if self.names.is_empty() {
-            return String::new();
+            return Vec::new();
         }
         let lower: Vec<String> = texts.iter().map(|t| t.to_lowercase()).collect();
+        (0..self.names.len()).filter(|&i| lower.iter().any(|t| contains_name(t, &self.names[i].0))).collect()
+    }
+
+    /// The aliases of the names at `found` (positions from [`Aliases::found`], ascending), each
+    /// once, joined by newlines (empty when none).
+    pub fn words(&self, found: &[usize]) -> String {
         let mut out: Vec<&str> = Vec::new();
-        for (name, aliases) in &self.names {
-            if lower.iter().any(|t| contains_name(t, name)) {
-                for a in aliases {
-                    if !out.contains(&a.as_str()) {
-                        out.push(a);
-                    }
+        for (_, aliases) in found.iter().filter_map(|&i| self.names.get(i)) {
+            for a in aliases {
+                if !out.contains(&a.as_str()) {
+                    out.push(a);
                 }
             }
         }
@@ -93,6 +107,20 @@ mod tests {
         // A whole word only: Calculate is not Calc; nothing found gives nothing.
         assert_eq!(a.context(&["Calculate the sum", "calcium"]), "");
         assert_eq!(a.context(&[]), "");
+    }
+
+    #[test]
+    fn found_names_give_their_words_in_name_order() {
+        let a = aliases(&[("퇴직", &["그만두", "퇴사"]), ("변경", &["바꾸"]), ("사직", &["그만두"])]);
+        assert_eq!(a.len(), 3);
+        // Name order is 변경, 사직, 퇴직; a word two names share is given once.
+        let found = a.found(&["퇴직 및 사직", "변경 없음"]);
+        assert_eq!(found, [0, 1, 2]);
+        assert_eq!(a.words(&found), "바꾸\n그만두\n퇴사");
+        assert_eq!(a.words(&[2]), "그만두\n퇴사");
+        assert_eq!(a.words(&[]), "");
+        assert_eq!(a.words(&[9]), "", "a position past the names gives nothing");
+        assert_eq!(a.context(&["퇴직"]), a.words(&a.found(&["퇴직"])));
     }
 
     #[test]

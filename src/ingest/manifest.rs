@@ -17,6 +17,10 @@
 //! max_chars = 450
 //! [aliases]                             # readers' words for the documents' names, indexed with
 //! Calc = ["캘크"]                        # every chunk that has the name (see `ingest::aliases`)
+//! thesaurus = ["../data/thesaurus/ko.toml"]  # (top level) everyday words for formal ones, from
+//!                                       # files of `"퇴직" = ["그만두", …]`, relative to the manifest
+//! thesaurus_share = 0.02                # (top level) an entry applies where its formal word is
+//!                                       # in at most this share of the chunks (default 0.02)
 //! [context]                             # indexed with every chunk, not stored (see [`Context`])
 //! title = false                         # the source title (default false)
 //! keywords = true                       # the document's keyword metadata (default true)
@@ -93,6 +97,19 @@ pub struct Manifest {
     /// chunk that contains the name ([`crate::ingest::aliases`]).
     #[serde(default)]
     pub aliases: std::collections::BTreeMap<String, Vec<String>>,
+    /// Thesaurus files (`"formal word" = ["everyday word", …]`, TOML), relative to the manifest;
+    /// read by [`Manifest::load_from`] into [`Manifest::thesaurus_words`]. The project ships
+    /// `data/thesaurus/ko.toml` (everyday Korean words for the formal ones public documents use).
+    #[serde(default)]
+    pub thesaurus: Vec<PathBuf>,
+    /// The thesaurus files' entries (formal word → everyday words), merged in file order. Like
+    /// [`Manifest::aliases`], but only for formal words in at most `thesaurus_share` of the
+    /// chunks: a word many chunks use (변경, 입력) would give its everyday words to all of them.
+    #[serde(skip)]
+    pub thesaurus_words: std::collections::BTreeMap<String, Vec<String>>,
+    /// The largest share of the chunks (0–1) a thesaurus entry's formal word may be in for the
+    /// entry to apply (default [`THESAURUS_MAX_SHARE`]).
+    pub thesaurus_share: Option<f64>,
     /// Inputs.
     #[serde(rename = "input", default)]
     pub inputs: Vec<Input>,
@@ -183,6 +200,10 @@ pub struct Input {
 /// Anchors derived per instance unless the manifest says otherwise.
 pub const DEFAULT_DERIVED_ANCHORS: usize = 300;
 
+/// By default a thesaurus entry applies only where its formal word is in at most this share of
+/// the chunks (manifest `thesaurus_share`; chosen on the retrieval bench, docs/tools-bench.md).
+pub const THESAURUS_MAX_SHARE: f64 = 0.02;
+
 /// What a build produced.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct BuildStats {
@@ -270,6 +291,25 @@ impl Manifest {
         }
         if m.inputs.is_empty() {
             return Err(Error::input(path.display().to_string(), "no [[input]]"));
+        }
+        if let Some(share) = m.thesaurus_share
+            && !(0.0..=1.0).contains(&share)
+        {
+            return Err(Error::input(
+                path.display().to_string(),
+                format!("thesaurus_share {share}: use a share of the chunks from 0 to 1"),
+            ));
+        }
+        let mut m = m;
+        let base = path.parent().unwrap_or(Path::new(""));
+        for file in m.thesaurus.clone() {
+            let at = base.join(&file);
+            let text = fs.read_to_string(&at)?;
+            let table: std::collections::BTreeMap<String, Vec<String>> =
+                toml::from_str(&text).map_err(|e| Error::input(at.display().to_string(), e.to_string()))?;
+            for (name, words) in table {
+                m.thesaurus_words.entry(name).or_default().extend(words);
+            }
         }
         Ok(m)
     }
@@ -458,6 +498,24 @@ pub fn build_from_documents(m: &Manifest, docs: &[Document]) -> Result<(Vec<u8>,
     };
     let context = m.context.unwrap_or_default();
     let aliases = crate::ingest::aliases::Aliases::new(&m.aliases);
+    let thesaurus = crate::ingest::aliases::Aliases::new(&m.thesaurus_words);
+    // The thesaurus's formal words, each with the number of chunks that have it: a first pass.
+    let mut uses = vec![0usize; thesaurus.len()];
+    let mut chunk_count = 0usize;
+    if !thesaurus.is_empty() {
+        for d in docs {
+            for c in chunk_document(d, 0, opts) {
+                chunk_count += 1;
+                let extra = context.text(d, &c);
+                let heading = c.location.heading.as_deref().unwrap_or("");
+                for i in thesaurus.found(&[&c.text, heading, &d.source.title, &extra]) {
+                    uses[i] += 1;
+                }
+            }
+        }
+    }
+    let share = m.thesaurus_share.unwrap_or(THESAURUS_MAX_SHARE);
+    let max_uses = (chunk_count as f64 * share) as usize;
     let mut stats = BuildStats { documents: docs.len(), ..Default::default() };
     for d in docs {
         let sid = b.add_source(d.source.clone())?;
@@ -467,8 +525,17 @@ pub fn build_from_documents(m: &Manifest, docs: &[Document]) -> Result<(Vec<u8>,
             stats.text_bytes += c.text.len();
             let heading = c.location.heading.clone();
             let mut extra = context.text(d, &c);
-            let named =
-                aliases.context(&[&c.text, heading.as_deref().unwrap_or(""), &d.source.title, &extra]);
+            let texts = [&c.text[..], heading.as_deref().unwrap_or(""), &d.source.title, &extra];
+            let mut named = aliases.context(&texts);
+            let rare: Vec<usize> =
+                thesaurus.found(&texts).into_iter().filter(|&i| uses[i] <= max_uses).collect();
+            let everyday = thesaurus.words(&rare);
+            if !everyday.is_empty() {
+                if !named.is_empty() {
+                    named.push('\n');
+                }
+                named.push_str(&everyday);
+            }
             if !named.is_empty() {
                 if !extra.is_empty() {
                     extra.push('\n');
@@ -557,6 +624,64 @@ mod tests {
         broken.inputs[0].contents = Some("help/ko/none.js".into());
         let e = broken.build_from(&fs, &base, |_, _| {}).unwrap_err();
         assert!(e.to_string().contains("none.js"), "{e}");
+    }
+
+    #[test]
+    fn a_thesaurus_gives_rare_formal_words_their_everyday_words() {
+        let base = PathBuf::from("/m");
+        let mut files = std::collections::BTreeMap::new();
+        // 퇴직 is in one chunk of four, 변경 in all four (a text file's first line is its title,
+        // which every chunk's words include: here a neutral one).
+        let text = "업무 안내\n\n직원의 퇴직 사유를 적은 서류의 변경 절차를 안내합니다.\n\n\
+                    연구 기간의 변경은 전문기관에 미리 신청하여야 합니다.\n\n\
+                    협약 금액의 변경은 중앙행정기관의 승인을 받아야 합니다.\n\n\
+                    회의 장소의 변경은 참석자 모두에게 통보하여야 합니다.\n";
+        files.insert(base.join("docs/a.txt"), text.as_bytes().to_vec());
+        files.insert(
+            base.join("th/ko.toml"),
+            "\"퇴직\" = [\"그만두\"]\n\"변경\" = [\"바꾸\"]\n".as_bytes().to_vec(),
+        );
+        let fs = MemFs(files);
+        let manifest = |extra: &str| {
+            format!(
+                "name = \"t\"\nthesaurus = [\"th/ko.toml\"]\n{extra}[chunking]\nmax_chars = 50\n\
+                 [[input]]\nformat = \"text\"\npath = \"docs\"\n"
+            )
+        };
+        let load = |extra: &str| {
+            let at = base.join("t.toml");
+            let mut files = fs.0.clone();
+            files.insert(at.clone(), manifest(extra).into_bytes());
+            let fs = MemFs(files);
+            Manifest::load_from(&fs, &at).map(|m| (m, fs))
+        };
+        let hits = |share: &str, q: &str| {
+            let (m, fs) = load(share).unwrap();
+            let bytes = m.build_from(&fs, &base, |_, _| {}).unwrap().0;
+            let idx = crate::Index::open(&bytes[..]).unwrap();
+            assert_eq!(idx.chunk_count(), 4u32);
+            crate::search::search(&idx, q, 5).unwrap().len()
+        };
+        let (m, _) = load("").unwrap();
+        assert_eq!(m.thesaurus_words["퇴직"], ["그만두"]);
+        // 4 chunks: 퇴직 (1 of 4 = 25 %) applies at a share of 0.25, 변경 (100 %) only at 1.
+        assert_eq!(hits("thesaurus_share = 0.25\n", "그만두면"), 1);
+        assert_eq!(hits("thesaurus_share = 0.25\n", "바꾸려면"), 0);
+        assert_eq!(hits("thesaurus_share = 1.0\n", "바꾸려면"), 4);
+        // At the default share (2 %) neither applies to so few chunks; the text is unchanged.
+        assert_eq!(hits("", "그만두면"), 0);
+        // Bad input: a share outside 0–1, a missing or malformed thesaurus file.
+        let Err(e) = load("thesaurus_share = 1.5\n") else { panic!("a share of 1.5 was accepted") };
+        assert!(e.to_string().contains("thesaurus_share"), "{e}");
+        let at = base.join("t.toml");
+        let mut files = fs.0.clone();
+        files.insert(at.clone(), manifest("").replace("th/ko.toml", "th/none.toml").into_bytes());
+        let e = Manifest::load_from(&MemFs(files.clone()), &at).unwrap_err();
+        assert!(e.to_string().contains("none.toml"), "{e}");
+        files.insert(base.join("th/ko.toml"), b"\"x\" = 3\n".to_vec());
+        files.insert(at.clone(), manifest("").into_bytes());
+        let e = Manifest::load_from(&MemFs(files), &at).unwrap_err();
+        assert!(e.to_string().contains("ko.toml"), "{e}");
     }
 
     /// Files held in memory, keyed by path (what a wasm host hands over), for the tests below.

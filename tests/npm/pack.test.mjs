@@ -43,7 +43,7 @@ test('the tarball holds the package and nothing else', () => {
   const files = listed.files.map((f) => f.path).sort();
   for (const f of ['package.json', 'README.md', 'LICENSE', 'bin/groundgate.js', 'lib/cli.js', 'lib/commands.js', 'lib/mcp.js',
     'node/groundgate.js', 'node/groundgate_bg.wasm', 'node/groundgate.d.ts', 'web/groundgate.js', 'web/groundgate_bg.wasm',
-    'abi/groundgate.wasm', 'indexer/groundgate_indexer.js', 'indexer/groundgate_indexer_bg.wasm']) {
+    'abi/groundgate.wasm', 'indexer/groundgate_indexer.js', 'indexer/groundgate_indexer_bg.wasm', 'thesaurus/ko.toml']) {
     assert.ok(files.includes(f), `${f} in the tarball`);
   }
   if (existsSync(sample)) assert.ok(files.includes('indexes/constitution.ggi'), 'the sample index in the tarball');
@@ -210,6 +210,17 @@ test('bin: build indexes HTML and Markdown with Node alone, the same bytes as th
   const hit = JSON.parse(found.stdout).hits[0];
   assert.equal(hit.source, 'faq');
   assert.equal(hit.link, 'https://example.org/faq');
+  // With the package's thesaurus (every entry applied: a share of 1), 변경's everyday word 바꾸
+  // finds the FAQ, built alike by Node and natively; without it, nothing.
+  const thesaurus = path.relative(scratch, path.join(root, 'pkg/thesaurus/ko.toml'));
+  writeFileSync(path.join(scratch, 'mine-th.toml'), readFileSync(path.join(scratch, 'mine.toml'), 'utf8')
+    .replace('title = "My docs"', `title = "My docs"\nthesaurus = [${JSON.stringify(thesaurus)}]\nthesaurus_share = 1.0`));
+  assert.equal(run(bin, ['build', '--manifest', 'mine-th.toml', '--out', 'out/mine-th.ggi', '--quiet']).status, 0);
+  assert.equal(run(cli, ['build', '--manifest', 'mine-th.toml', '--out', 'native-th.ggi', '--quiet']).status, 0);
+  assert.deepEqual(readFileSync(path.join(scratch, 'out/mine-th.ggi')), readFileSync(path.join(scratch, 'native-th.ggi')));
+  const everyday = (index) => JSON.parse(run(bin, ['search', '--index', index, '--k', '1', '--jsonl'], { input: '{"id":1,"query":"바꾸기"}\n' }).stdout).hits;
+  assert.equal(everyday('out/mine-th.ggi')[0]?.source, 'faq');
+  assert.deepEqual(everyday('out/mine.ggi'), []);
   // The repo's test data (every input format) too.
   const data = path.join(root, 'tests/data/excerpts.toml');
   assert.equal(run(bin, ['build', '--manifest', data, '--out', 'excerpts.ggi', '--quiet']).status, 0);
