@@ -97,16 +97,13 @@ pub struct Manifest {
     /// chunk that contains the name ([`crate::ingest::aliases`]).
     #[serde(default)]
     pub aliases: std::collections::BTreeMap<String, Vec<String>>,
-    /// Thesaurus files (`"formal word" = ["everyday word", …]`, TOML), relative to the manifest;
-    /// read by [`Manifest::load_from`] into [`Manifest::thesaurus_words`]. The project ships
+    /// Thesaurus files (`"formal word" = ["everyday word", …]`, TOML), relative to the manifest
+    /// ([`Manifest::thesaurus_from`]). Like [`Manifest::aliases`], but an entry applies only where
+    /// its formal word is in at most `thesaurus_share` of the chunks: a word many chunks use (변경,
+    /// 입력) would give its everyday words to all of them. The project ships
     /// `data/thesaurus/ko.toml` (everyday Korean words for the formal ones public documents use).
     #[serde(default)]
     pub thesaurus: Vec<PathBuf>,
-    /// The thesaurus files' entries (formal word → everyday words), merged in file order. Like
-    /// [`Manifest::aliases`], but only for formal words in at most `thesaurus_share` of the
-    /// chunks: a word many chunks use (변경, 입력) would give its everyday words to all of them.
-    #[serde(skip)]
-    pub thesaurus_words: std::collections::BTreeMap<String, Vec<String>>,
     /// The largest share of the chunks (0–1) a thesaurus entry's formal word may be in for the
     /// entry to apply (default [`THESAURUS_MAX_SHARE`]).
     pub thesaurus_share: Option<f64>,
@@ -292,26 +289,22 @@ impl Manifest {
         if m.inputs.is_empty() {
             return Err(Error::input(path.display().to_string(), "no [[input]]"));
         }
-        if let Some(share) = m.thesaurus_share
-            && !(0.0..=1.0).contains(&share)
-        {
-            return Err(Error::input(
-                path.display().to_string(),
-                format!("thesaurus_share {share}: use a share of the chunks from 0 to 1"),
-            ));
-        }
-        let mut m = m;
-        let base = path.parent().unwrap_or(Path::new(""));
-        for file in m.thesaurus.clone() {
-            let at = base.join(&file);
-            let text = fs.read_to_string(&at)?;
-            let table: std::collections::BTreeMap<String, Vec<String>> =
-                toml::from_str(&text).map_err(|e| Error::input(at.display().to_string(), e.to_string()))?;
-            for (name, words) in table {
-                m.thesaurus_words.entry(name).or_default().extend(words);
+        Ok(m)
+    }
+
+    /// The entries of the manifest's thesaurus files (formal word → everyday words, merged in file
+    /// order), read through `fs` from `base` (the manifest's folder).
+    pub fn thesaurus_from(&self, fs: &dyn Files, base: &Path) -> Result<Thesaurus> {
+        let mut words = Thesaurus::new();
+        for file in &self.thesaurus {
+            let at = base.join(file);
+            let table: Thesaurus = toml::from_str(&fs.read_to_string(&at)?)
+                .map_err(|e| Error::input(at.display().to_string(), e.to_string()))?;
+            for (name, more) in table {
+                words.entry(name).or_default().extend(more);
             }
         }
-        Ok(m)
+        Ok(words)
     }
 
     /// The files an input names, sorted.
@@ -451,13 +444,29 @@ impl Manifest {
         base: &Path,
         progress: impl FnMut(usize, usize),
     ) -> Result<(Vec<u8>, BuildStats)> {
+        let thesaurus = self.thesaurus_from(fs, base)?;
         let docs = self.documents_from(fs, base, progress)?;
-        build_from_documents(self, &docs)
+        build_from_documents(self, &docs, &thesaurus)
     }
 }
 
-/// Build index bytes from documents already read.
-pub fn build_from_documents(m: &Manifest, docs: &[Document]) -> Result<(Vec<u8>, BuildStats)> {
+/// A thesaurus: formal word → everyday words ([`Manifest::thesaurus`]).
+pub type Thesaurus = std::collections::BTreeMap<String, Vec<String>>;
+
+/// Build index bytes from documents already read, with the entries of the manifest's thesaurus
+/// files ([`Manifest::thesaurus_from`]; empty for none).
+pub fn build_from_documents(
+    m: &Manifest,
+    docs: &[Document],
+    thesaurus: &Thesaurus,
+) -> Result<(Vec<u8>, BuildStats)> {
+    let share = m.thesaurus_share.unwrap_or(THESAURUS_MAX_SHARE);
+    if !(0.0..=1.0).contains(&share) {
+        return Err(Error::invalid(
+            "thesaurus_share",
+            format!("{share}: use a share of the chunks from 0 to 1"),
+        ));
+    }
     let mut b = IndexBuilder::new(&m.name, m.analyzer.unwrap_or_default());
     b.describe(m.title.as_deref().unwrap_or(&m.name), &m.description);
     if let Some(p) = m.bm25 {
@@ -498,7 +507,7 @@ pub fn build_from_documents(m: &Manifest, docs: &[Document]) -> Result<(Vec<u8>,
     };
     let context = m.context.unwrap_or_default();
     let aliases = crate::ingest::aliases::Aliases::new(&m.aliases);
-    let thesaurus = crate::ingest::aliases::Aliases::new(&m.thesaurus_words);
+    let thesaurus = crate::ingest::aliases::Aliases::new(thesaurus);
     // The thesaurus's formal words, each with the number of chunks that have it: a first pass.
     let mut uses = vec![0usize; thesaurus.len()];
     let mut chunk_count = 0usize;
@@ -514,7 +523,6 @@ pub fn build_from_documents(m: &Manifest, docs: &[Document]) -> Result<(Vec<u8>,
             }
         }
     }
-    let share = m.thesaurus_share.unwrap_or(THESAURUS_MAX_SHARE);
     let max_uses = (chunk_count as f64 * share) as usize;
     let mut stats = BuildStats { documents: docs.len(), ..Default::default() };
     for d in docs {
@@ -642,28 +650,21 @@ mod tests {
             "\"퇴직\" = [\"그만두\"]\n\"변경\" = [\"바꾸\"]\n".as_bytes().to_vec(),
         );
         let fs = MemFs(files);
-        let manifest = |extra: &str| {
-            format!(
+        let manifest = |extra: &str| -> Manifest {
+            toml::from_str(&format!(
                 "name = \"t\"\nthesaurus = [\"th/ko.toml\"]\n{extra}[chunking]\nmax_chars = 50\n\
                  [[input]]\nformat = \"text\"\npath = \"docs\"\n"
-            )
+            ))
+            .unwrap()
         };
-        let load = |extra: &str| {
-            let at = base.join("t.toml");
-            let mut files = fs.0.clone();
-            files.insert(at.clone(), manifest(extra).into_bytes());
-            let fs = MemFs(files);
-            Manifest::load_from(&fs, &at).map(|m| (m, fs))
-        };
+        let build = |m: &Manifest, fs: &MemFs| m.build_from(fs, &base, |_, _| {});
         let hits = |share: &str, q: &str| {
-            let (m, fs) = load(share).unwrap();
-            let bytes = m.build_from(&fs, &base, |_, _| {}).unwrap().0;
+            let bytes = build(&manifest(share), &fs).unwrap().0;
             let idx = crate::Index::open(&bytes[..]).unwrap();
             assert_eq!(idx.chunk_count(), 4u32);
             crate::search::search(&idx, q, 5).unwrap().len()
         };
-        let (m, _) = load("").unwrap();
-        assert_eq!(m.thesaurus_words["퇴직"], ["그만두"]);
+        assert_eq!(manifest("").thesaurus_from(&fs, &base).unwrap()["퇴직"], ["그만두"]);
         // 4 chunks: 퇴직 (1 of 4 = 25 %) applies at a share of 0.25, 변경 (100 %) only at 1.
         assert_eq!(hits("thesaurus_share = 0.25\n", "그만두면"), 1);
         assert_eq!(hits("thesaurus_share = 0.25\n", "바꾸려면"), 0);
@@ -671,16 +672,17 @@ mod tests {
         // At the default share (2 %) neither applies to so few chunks; the text is unchanged.
         assert_eq!(hits("", "그만두면"), 0);
         // Bad input: a share outside 0–1, a missing or malformed thesaurus file.
-        let Err(e) = load("thesaurus_share = 1.5\n") else { panic!("a share of 1.5 was accepted") };
-        assert!(e.to_string().contains("thesaurus_share"), "{e}");
-        let at = base.join("t.toml");
-        let mut files = fs.0.clone();
-        files.insert(at.clone(), manifest("").replace("th/ko.toml", "th/none.toml").into_bytes());
-        let e = Manifest::load_from(&MemFs(files.clone()), &at).unwrap_err();
+        for bad in ["1.5", "-0.1", "nan"] {
+            let e = build(&manifest(&format!("thesaurus_share = {bad}\n")), &fs).unwrap_err();
+            assert!(e.to_string().contains("thesaurus_share"), "{e}");
+        }
+        let mut missing = manifest("");
+        missing.thesaurus = vec!["th/none.toml".into()];
+        let e = build(&missing, &fs).unwrap_err();
         assert!(e.to_string().contains("none.toml"), "{e}");
+        let mut files = fs.0.clone();
         files.insert(base.join("th/ko.toml"), b"\"x\" = 3\n".to_vec());
-        files.insert(at.clone(), manifest("").into_bytes());
-        let e = Manifest::load_from(&MemFs(files), &at).unwrap_err();
+        let e = build(&manifest(""), &MemFs(files)).unwrap_err();
         assert!(e.to_string().contains("ko.toml"), "{e}");
     }
 
@@ -786,7 +788,7 @@ mod tests {
             [("", true), ("outside_names = true\n", true), ("outside_names = false\n", false)]
         {
             let m: Manifest = toml::from_str(&format!("name = \"x\"\n{setting}")).unwrap();
-            let bytes = build_from_documents(&m, &docs).unwrap().0;
+            let bytes = build_from_documents(&m, &docs, &Thesaurus::new()).unwrap().0;
             let index = crate::Index::open(bytes.as_slice()).unwrap();
             assert_eq!(index.is_outside_name("프랑스"), stored, "{setting:?}");
             assert_eq!(index.outside_names().count() > 900, stored, "{setting:?}");
