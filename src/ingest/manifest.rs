@@ -508,35 +508,37 @@ pub fn build_from_documents(
     let context = m.context.unwrap_or_default();
     let aliases = crate::ingest::aliases::Aliases::new(&m.aliases);
     let thesaurus = crate::ingest::aliases::Aliases::new(thesaurus);
-    // The thesaurus's formal words, each with the number of chunks that have it: a first pass.
+    // Every document's chunks first, each with its context and the thesaurus's formal words it
+    // has: an entry applies by the number of chunks that have its formal word.
     let mut uses = vec![0usize; thesaurus.len()];
     let mut chunk_count = 0usize;
-    if !thesaurus.is_empty() {
-        for d in docs {
-            for c in chunk_document(d, 0, opts) {
-                chunk_count += 1;
+    let mut prepared = Vec::with_capacity(docs.len());
+    for d in docs {
+        let chunks: Vec<(crate::corpus::Chunk, String, Vec<usize>)> = chunk_document(d, 0, opts)
+            .into_iter()
+            .map(|c| {
                 let extra = context.text(d, &c);
                 let heading = c.location.heading.as_deref().unwrap_or("");
-                for i in thesaurus.found(&[&c.text, heading, &d.source.title, &extra]) {
-                    uses[i] += 1;
-                }
-            }
-        }
+                let found = thesaurus.found(&[&c.text, heading, &d.source.title, &extra]);
+                found.iter().for_each(|&i| uses[i] += 1);
+                (c, extra, found)
+            })
+            .collect();
+        chunk_count += chunks.len();
+        prepared.push(chunks);
     }
     let max_uses = (chunk_count as f64 * share) as usize;
     let mut stats = BuildStats { documents: docs.len(), ..Default::default() };
-    for d in docs {
+    for (d, chunks) in docs.iter().zip(prepared) {
         let sid = b.add_source(d.source.clone())?;
-        let chunks = chunk_document(d, sid, opts);
         let mut seen_heading: Option<String> = None;
-        for c in chunks {
+        for (mut c, mut extra, found) in chunks {
+            c.source = sid;
             stats.text_bytes += c.text.len();
             let heading = c.location.heading.clone();
-            let mut extra = context.text(d, &c);
-            let texts = [&c.text[..], heading.as_deref().unwrap_or(""), &d.source.title, &extra];
-            let mut named = aliases.context(&texts);
-            let rare: Vec<usize> =
-                thesaurus.found(&texts).into_iter().filter(|&i| uses[i] <= max_uses).collect();
+            let mut named =
+                aliases.context(&[&c.text, heading.as_deref().unwrap_or(""), &d.source.title, &extra]);
+            let rare: Vec<usize> = found.into_iter().filter(|&i| uses[i] <= max_uses).collect();
             let everyday = thesaurus.words(&rare);
             if !everyday.is_empty() {
                 if !named.is_empty() {
