@@ -229,7 +229,16 @@ test('bin: build indexes HTML and Markdown with Node alone, the same bytes as th
 });
 
 test('bin: bad input is a message and an exit code, never a stack trace', () => {
+  // Manifests with a bad thesaurus: a missing file, a share outside 0–1, an entry that is no list.
+  const manifest = (lines) => ['name = "th"', ...lines, '[[input]]', 'format = "markdown"', 'path = "docs"', ''].join('\n');
+  writeFileSync(path.join(scratch, 'th-missing.toml'), manifest(['thesaurus = ["none.toml"]']));
+  writeFileSync(path.join(scratch, 'th-share.toml'), manifest(['thesaurus_share = 2.0']));
+  writeFileSync(path.join(scratch, 'th-bad.toml'), '"x" = 3\n');
+  writeFileSync(path.join(scratch, 'th-entry.toml'), manifest(['thesaurus = ["th-bad.toml"]']));
   const cases = [
+    [['build', '--manifest', 'th-missing.toml', '--out', 'x.ggi'], 1, /^groundgate: bad input none\.toml: no such file or directory/],
+    [['build', '--manifest', 'th-share.toml', '--out', 'x.ggi'], 1, /thesaurus_share:? 2: use a share of the chunks from 0 to 1/],
+    [['build', '--manifest', 'th-entry.toml', '--out', 'x.ggi'], 1, /^groundgate: bad input th-bad\.toml: TOML parse error[^]*expected a sequence/],
     [['search', '--index', 'missing.ggi', 'x'], 1, /^groundgate: missing\.ggi: no such file or directory\n$/],
     [['search', '--index', path.join(root, 'README.md'), 'x'], 1, /not a groundgate index/],
     [['ask', '--index', fixture, '--now', 'soon', 'x'], 2, /--now/],
