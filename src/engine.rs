@@ -349,6 +349,10 @@ struct Said<'a> {
 /// of 77.5%, and the same share of held-out prompts within a question; folds unchanged), and
 /// without the heading re-scoring (session 5: re-fitted with it, 5-fold on the 773 training prompts
 /// gave gold pushed 70.4% against 71.0% without, unrelated prompts with evidence 13.0% against 11.6%).
+/// An index's source weights order the candidates, but the judges read each one's score before
+/// weighing ([`search::unweighted`]): on the tuning prompts that keeps the weights' gain in gold
+/// pushed (283 → 289 of 341) without the unrelated prompts they lift (16 → 17 of 293 when the
+/// judges read weighted scores; docs/gate-bench.md, session 18).
 pub const GATE_RANKING: search::Ranking =
     search::Ranking { feedback: None, fillers: false, heading: None, ..search::Ranking::DEFAULT };
 
@@ -601,9 +605,10 @@ impl Engine {
             (cfg.top_k.max(cfg.evidence_k) + extra).max(pool),
             GATE_RANKING,
         )?;
-        // The judges see the top `top_k` as found; the evidence takes up to `evidence_k`, skipping
-        // chunks this session has seen.
-        let top: Vec<Scored> = scored.iter().take(cfg.top_k).copied().collect();
+        // The judges see the top `top_k` as found (their scores before source weights); the
+        // evidence takes up to `evidence_k`, skipping chunks this session has seen.
+        let top: Vec<Scored> =
+            scored.iter().take(cfg.top_k).map(|s| search::unweighted(&inst.index, *s)).collect();
         // With a rerank, each candidate's explanation line (shown in the detailed format).
         #[cfg_attr(not(feature = "rerank"), allow(unused_mut))]
         let mut rerank_lines: Vec<(u32, String)> = Vec::new();

@@ -84,6 +84,9 @@ pub enum SectionId {
     /// ([`names::encode_guarded`](crate::gate::names::encode_guarded)). Added without a version
     /// bump (older readers skip it).
     GuardedNames = 15,
+    /// Optional: per chunk, the weight of its source in the search ranking
+    /// ([`weights`](super::weights)). Added without a version bump (older readers skip it).
+    Weights = 16,
 }
 
 impl SectionId {
@@ -120,12 +123,18 @@ impl SectionId {
             SectionId::Background => "background",
             SectionId::Names => "names",
             SectionId::GuardedNames => "guarded_names",
+            SectionId::Weights => "weights",
         }
     }
 
     /// Sections a file may have (readers check their CRC before use).
-    pub const OPTIONAL: [SectionId; 4] =
-        [SectionId::Gate, SectionId::Background, SectionId::Names, SectionId::GuardedNames];
+    pub const OPTIONAL: [SectionId; 5] = [
+        SectionId::Gate,
+        SectionId::Background,
+        SectionId::Names,
+        SectionId::GuardedNames,
+        SectionId::Weights,
+    ];
 
     fn from_u32(v: u32) -> Option<SectionId> {
         SectionId::ALL.into_iter().chain(SectionId::OPTIONAL).find(|s| *s as u32 == v)

@@ -14,6 +14,7 @@ mod reader;
 pub mod records;
 pub mod strings;
 pub mod text;
+pub mod weights;
 mod writer;
 
 use serde::{Deserialize, Serialize};

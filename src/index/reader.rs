@@ -110,6 +110,9 @@ pub struct Index<D = Arc<[u8]>> {
     /// The `guarded_names` section, checked: where its guarded part starts, the own names' ranges
     /// and the guarded names' ranges (relative to that start); `None` when the section is absent.
     guarded: Option<Guarded>,
+    /// Per chunk, its source's weight in the search ranking (the `weights` section, checked);
+    /// `None` when the section is absent (every chunk weighs 1).
+    weights: Option<Vec<f32>>,
     /// How the text section is laid out (its header, read at open; a ranked table parsed).
     text: text::Layout,
 }
@@ -188,6 +191,16 @@ impl<D: AsRef<[u8]> + Clone> Index<D> {
             }
             None => None,
         };
+        let weights = match find(SectionId::Weights) {
+            Some(s) => {
+                format::check_crc(bytes, &s)?;
+                Some(
+                    super::weights::decode(slice(s), meta.chunks)
+                        .map_err(|e| Error::corrupt("weights", e))?,
+                )
+            }
+            None => None,
+        };
         // One pass over the chunk lengths (2 bytes a chunk, size checked above).
         let (p, avg) = (meta.bm25, meta.avg_len());
         let norms = slice(sec(SectionId::DocLens)?)
@@ -195,7 +208,20 @@ impl<D: AsRef<[u8]> + Clone> Index<D> {
             .map(|x| bm25::length_norm(p, u16::from_le_bytes([x[0], x[1]]) as f32, avg))
             .collect::<Vec<f32>>();
         let text = text::Layout::of(slice(sec(SectionId::Text)?), version)?;
-        Ok(Index { data, sections, meta, terms, n_terms, version, norms, background, names, guarded, text })
+        Ok(Index {
+            data,
+            sections,
+            meta,
+            terms,
+            n_terms,
+            version,
+            norms,
+            background,
+            names,
+            guarded,
+            weights,
+            text,
+        })
     }
 
     /// The file's format version.
@@ -327,6 +353,12 @@ impl<D: AsRef<[u8]> + Clone> Index<D> {
     /// one entry per chunk).
     pub fn length_norms(&self) -> &[f32] {
         &self.norms
+    }
+
+    /// Per chunk, in chunk order: its source's weight in the search ranking (each > 0 and at most
+    /// [`MAX_WEIGHT`](super::weights::MAX_WEIGHT)); `None` when every chunk weighs 1.
+    pub fn chunk_weights(&self) -> Option<&[f32]> {
+        self.weights.as_deref()
     }
 
     /// All chunk lengths, in chunk order (one pass over the section).

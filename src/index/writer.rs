@@ -29,6 +29,8 @@ pub struct IndexBuilder {
     codec: super::text::TextCodec,
     background: Option<BTreeMap<String, u8>>,
     names: Option<Vec<crate::gate::names::Name>>,
+    /// Per source (by id), its weight in the search ranking; sources past the end weigh 1.
+    weights: Vec<f32>,
 }
 
 impl IndexBuilder {
@@ -56,6 +58,7 @@ impl IndexBuilder {
             codec: Default::default(),
             background: None,
             names: None,
+            weights: Vec::new(),
         }
     }
 
@@ -108,6 +111,29 @@ impl IndexBuilder {
         }
         self.sources.push(source);
         Ok(self.sources.len() as u32 - 1)
+    }
+
+    /// Weigh the chunks of an added source by `weight` in the search ranking (default 1; section
+    /// `weights`: [`weights`](super::weights)). Errors: an unknown source, a weight not above 0
+    /// and at most [`MAX_WEIGHT`](super::weights::MAX_WEIGHT).
+    pub fn source_weight(&mut self, source: u32, weight: f32) -> Result<&mut Self> {
+        let Some(id) = self.sources.get(source as usize).map(|s| s.id.clone()) else {
+            return Err(Error::invalid("source", format!("source {source} not added")));
+        };
+        if !super::weights::allowed(weight) {
+            return Err(Error::invalid(
+                "source_weights",
+                format!(
+                    "{id}: weight {weight}; use a number above 0 and at most {}",
+                    super::weights::MAX_WEIGHT
+                ),
+            ));
+        }
+        if self.weights.len() <= source as usize {
+            self.weights.resize(source as usize + 1, 1.0);
+        }
+        self.weights[source as usize] = weight;
+        Ok(self)
     }
 
     /// Add a chunk of an already added source; returns its id.
@@ -303,6 +329,13 @@ impl IndexBuilder {
                 sections
                     .push((SectionId::GuardedNames, crate::gate::names::encode_guarded(&n.own, &n.guarded)));
             }
+        }
+        let per_chunk: Vec<f32> =
+            self.chunks.iter().map(|c| self.weights.get(c.source as usize).copied().unwrap_or(1.0)).collect();
+        if let Some(w) =
+            super::weights::encode(&per_chunk).map_err(|e| Error::invalid("source_weights", e))?
+        {
+            sections.push((SectionId::Weights, w));
         }
         Ok(format::write(&sections))
     }

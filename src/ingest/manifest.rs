@@ -107,6 +107,14 @@ pub struct Manifest {
     /// The largest share of the chunks (0–1) a thesaurus entry's formal word may be in for the
     /// entry to apply (default [`THESAURUS_MAX_SHARE`]).
     pub thesaurus_share: Option<f64>,
+    /// Source weights in the search ranking: source-id pattern (`*` matches any run of
+    /// characters, `/` included) → a weight multiplying the BM25 score of the matching sources'
+    /// chunks (above 0, at most [`MAX_WEIGHT`](crate::index::weights::MAX_WEIGHT); a source that
+    /// matches several patterns takes their product). `"*/guide/*" = 1.3` ranks the LibreOffice
+    /// help's how-to guides above its menu reference pages. Stored in the index (section
+    /// `weights`); the `search` tool and `ask` rank with it, plain BM25 `search` does not.
+    #[serde(default)]
+    pub source_weights: std::collections::BTreeMap<String, f32>,
     /// Inputs.
     #[serde(rename = "input", default)]
     pub inputs: Vec<Input>,
@@ -467,6 +475,15 @@ pub fn build_from_documents(
             format!("{share}: use a share of the chunks from 0 to 1"),
         ));
     }
+    if let Some((pattern, w)) = m.source_weights.iter().find(|(_, w)| !crate::index::weights::allowed(**w)) {
+        return Err(Error::invalid(
+            "source_weights",
+            format!(
+                "{pattern:?} = {w}: use a number above 0 and at most {}",
+                crate::index::weights::MAX_WEIGHT
+            ),
+        ));
+    }
     let mut b = IndexBuilder::new(&m.name, m.analyzer.unwrap_or_default());
     b.describe(m.title.as_deref().unwrap_or(&m.name), &m.description);
     if let Some(p) = m.bm25 {
@@ -531,6 +548,14 @@ pub fn build_from_documents(
     let mut stats = BuildStats { documents: docs.len(), ..Default::default() };
     for (d, chunks) in docs.iter().zip(prepared) {
         let sid = b.add_source(d.source.clone())?;
+        let weight = m
+            .source_weights
+            .iter()
+            .filter(|(pattern, _)| wildcard(pattern, &d.source.id))
+            .fold(1f32, |w, (_, x)| w * x);
+        if weight != 1.0 {
+            b.source_weight(sid, weight)?;
+        }
         let mut seen_heading: Option<String> = None;
         for (mut c, mut extra, found) in chunks {
             c.source = sid;
@@ -686,6 +711,59 @@ mod tests {
         files.insert(base.join("th/ko.toml"), b"\"x\" = 3\n".to_vec());
         let e = build(&manifest(""), &MemFs(files)).unwrap_err();
         assert!(e.to_string().contains("ko.toml"), "{e}");
+    }
+
+    #[test]
+    fn source_weights_lift_the_matching_sources_in_the_tool_ranking() {
+        let base = PathBuf::from("/m");
+        let page = |title: &str, body: &str| {
+            format!("<html><head><title>{title}</title></head><body><p>{body}</p></body></html>").into_bytes()
+        };
+        // The reference page matches the query a little better than the guide.
+        let mut files = std::collections::BTreeMap::new();
+        files.insert(base.join("help/ref/merge.html"), page("셀 병합", "셀 병합 명령: 셀 병합 대화 상자"));
+        files.insert(base.join("help/guide/merge.html"), page("셀 합치기", "셀을 선택하고 병합을 누릅니다"));
+        let fs = MemFs(files);
+        let manifest = |weights: &str| -> Manifest {
+            toml::from_str(&format!("name = \"h\"\n{weights}[[input]]\nformat = \"html\"\npath = \"help\"\n"))
+                .unwrap()
+        };
+        let first = |weights: &str, r: crate::search::Ranking| {
+            let bytes = manifest(weights).build_from(&fs, &base, |_, _| {}).unwrap().0;
+            let idx = crate::Index::open(&bytes[..]).unwrap();
+            let terms = crate::search::weighted_terms(&idx, "셀 병합", r);
+            let top = crate::search::rank(&idx, &terms, 1, r).unwrap()[0];
+            idx.source(idx.chunk_record(top.chunk).unwrap().source).unwrap().id
+        };
+        let tool = crate::search::Ranking::DEFAULT;
+        assert_eq!(first("", tool), "ref/merge.html");
+        let lifted = "[source_weights]\n\"guide/*\" = 4.0\n";
+        assert_eq!(first(lifted, tool), "guide/merge.html");
+        // What the gate's judges read: the score before weighing.
+        let bytes = manifest(lifted).build_from(&fs, &base, |_, _| {}).unwrap().0;
+        let idx = crate::Index::open(&bytes[..]).unwrap();
+        let terms = crate::search::weighted_terms(&idx, "셀 병합", tool);
+        let top = crate::search::rank(&idx, &terms, 1, tool).unwrap()[0];
+        assert_eq!(crate::search::unweighted(&idx, top).score, top.score / 4.0);
+        // Plain BM25 ranks as before; an index without weights has no section.
+        assert_eq!(first(lifted, crate::search::Ranking::BM25), "ref/merge.html");
+        let plain = manifest("").build_from(&fs, &base, |_, _| {}).unwrap().0;
+        assert_eq!(crate::Index::open(&plain[..]).unwrap().chunk_weights(), None);
+        // Two patterns multiply; a weight outside (0, 10] is refused naming the key.
+        let both = "[source_weights]\n\"guide/*\" = 0.5\n\"*merge*\" = 0.5\n";
+        let bytes = manifest(both).build_from(&fs, &base, |_, _| {}).unwrap().0;
+        let weights = crate::Index::open(&bytes[..]).unwrap().chunk_weights().unwrap().to_vec();
+        assert!(weights.contains(&0.25) && weights.contains(&0.5), "{weights:?}");
+        for bad in ["0.0", "-1.0", "nan", "inf", "10.5"] {
+            let m = manifest(&format!("[source_weights]\n\"guide/*\" = {bad}\n"));
+            let e = m.build_from(&fs, &base, |_, _| {}).unwrap_err();
+            assert_eq!(e.code(), "invalid_argument", "{bad}");
+            assert!(e.to_string().contains("source_weights"), "{e}");
+        }
+        let e = manifest("[source_weights]\n\"*\" = 5.0\n\"guide/*\" = 5.0\n")
+            .build_from(&fs, &base, |_, _| {})
+            .unwrap_err();
+        assert!(e.to_string().contains("guide/merge.html: weight 25"), "{e}");
     }
 
     /// Files held in memory, keyed by path (what a wasm host hands over), for the tests below.

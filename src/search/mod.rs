@@ -271,6 +271,10 @@ pub struct Ranking {
     /// `None`: BM25 order.
     #[serde(default)]
     pub heading: Option<Heading>,
+    /// Each chunk's score multiplied by its source's weight, when the index stores weights
+    /// ([`Index::chunk_weights`]; a manifest's `[source_weights]`); `false`: BM25 alone.
+    #[serde(default)]
+    pub source_weights: bool,
 }
 
 /// Pseudo-relevance feedback, only when the first pass is weak: when the best chunk's score is
@@ -342,6 +346,7 @@ impl Ranking {
         background: Some(Background::DEFAULT),
         feedback: Some(Feedback::DEFAULT),
         heading: Some(Heading::DEFAULT),
+        source_weights: true,
     };
     /// Plain BM25: [`top_k`].
     pub const BM25: Ranking = Ranking {
@@ -351,6 +356,7 @@ impl Ranking {
         background: None,
         feedback: None,
         heading: None,
+        source_weights: false,
     };
 }
 
@@ -432,6 +438,15 @@ pub fn rank<D: AsRef<[u8]> + Clone>(
             }
         }
     }
+    if r.source_weights
+        && let Some(weights) = index.chunk_weights()
+    {
+        // One f32 product a chunk (a chunk without a score stays at 0); the weights are > 0 and
+        // finite, checked at open.
+        for (a, w) in acc.iter_mut().zip(weights) {
+            *a *= *w;
+        }
+    }
     let depth = if r.collapse { COLLAPSE_DEPTH.max(k) } else { k };
     let mut ranked = best(&acc, touched.as_deref(), depth.max(r.heading.map_or(0, |h| h.depth)));
     if let Some(h) = r.heading {
@@ -445,6 +460,15 @@ pub fn rank<D: AsRef<[u8]> + Clone>(
         }
     }
     Ok(ranked)
+}
+
+/// `s` with its score divided by its chunk's source weight ([`Index::chunk_weights`]; unchanged
+/// without weights): the score [`rank`] gave it before weighing.
+pub fn unweighted<D: AsRef<[u8]> + Clone>(index: &Index<D>, s: Scored) -> Scored {
+    match index.chunk_weights().and_then(|w| w.get(s.chunk as usize)) {
+        Some(w) => Scored { score: s.score / w, ..s },
+        None => s,
+    }
 }
 
 /// Σ weight · idf · (k1 + 1) over the weighted `terms` the index has.

@@ -148,17 +148,26 @@ fn base_guarded() -> String {
     "python\n\nrust\n러스트\n".to_string()
 }
 
-/// The excerpt index with a gate section and a guarded names section (so sections 12 and 15 are
-/// forged too; the build writes 13 and 14).
+/// A weights section for the excerpt index: every third chunk weighs 1.5, the rest 1.
+fn base_weights(bytes: &[u8]) -> Vec<u8> {
+    let chunks = Index::open(bytes).expect("excerpts").chunk_count();
+    let per_chunk: Vec<f32> = (0..chunks).map(|c| if c % 3 == 0 { 1.5 } else { 1.0 }).collect();
+    groundgate::index::weights::encode(&per_chunk).expect("weights").expect("not all 1")
+}
+
+/// The excerpt index with a gate section, a guarded names section and a weights section (so
+/// sections 12, 15 and 16 are forged too; the build writes 13 and 14).
 fn base() -> Vec<u8> {
     let model = groundgate::gate::GateModel::default();
     let bytes = groundgate::index::with_gate_model(excerpt_index(), &model).expect("gate section");
     let guarded =
         groundgate::gate::names::encode_guarded(&["python".into()], &["rust".into(), "러스트".into()]);
     let id = SectionId::GuardedNames as u32;
+    let weights = base_weights(&bytes);
     let mut sections = raw_sections(&bytes).expect("sections");
-    sections.retain(|s| s.0 != id);
+    sections.retain(|s| s.0 != id && s.0 != SectionId::Weights as u32);
     sections.push((id, &guarded));
+    sections.push((SectionId::Weights as u32, &weights));
     groundgate::index::format::write_raw(groundgate::index::format::version(&bytes), &sections)
 }
 
@@ -279,5 +288,27 @@ fn a_guarded_names_section_without_its_parts_is_refused_with_valid_checksums() {
         let Err(e) = Index::open(bytes.as_slice()) else { panic!("a forged guarded_names section opened") };
         assert_eq!(e.code(), "corrupt", "{e}");
         assert!(e.to_string().contains("guarded_names"), "{e}");
+    }
+}
+
+#[test]
+fn a_weights_section_that_does_not_fit_is_refused_with_valid_checksums() {
+    let base = base();
+    let index = Index::open(base.as_slice()).expect("base");
+    let weights = index.chunk_weights().expect("weights");
+    assert_eq!((weights[0], weights[1]), (1.5, 1.0));
+    // Weights: [1.5, 1.0] after the count byte, then one code a chunk.
+    let nan = |d: &mut Vec<u8>| d[1..5].copy_from_slice(&f32::NAN.to_le_bytes());
+    let zero = |d: &mut Vec<u8>| d[5..9].copy_from_slice(&0f32.to_le_bytes());
+    let code = |d: &mut Vec<u8>| *d.last_mut().expect("codes") = 2;
+    let short = |d: &mut Vec<u8>| {
+        d.pop();
+    };
+    let count = |d: &mut Vec<u8>| d[0] = 0;
+    for forge in [&nan as &dyn Fn(&mut Vec<u8>), &zero, &code, &short, &count] {
+        let bytes = mutate_section(&base, SectionId::Weights as u32, forge).expect("re-framed");
+        let Err(e) = Index::open(bytes.as_slice()) else { panic!("a forged weights section opened") };
+        assert_eq!(e.code(), "corrupt", "{e}");
+        assert!(e.to_string().contains("weights"), "{e}");
     }
 }

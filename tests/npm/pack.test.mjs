@@ -211,13 +211,15 @@ test('bin: build indexes HTML and Markdown with Node alone, the same bytes as th
   assert.equal(hit.source, 'faq');
   assert.equal(hit.link, 'https://example.org/faq');
   // With the package's thesaurus (every entry applied: a share of 1), 변경's everyday word 바꾸
-  // finds the FAQ, built alike by Node and natively; without it, nothing.
+  // finds the FAQ, built alike by Node and natively; without it, nothing. The same manifest
+  // weighs the install guide (a `weights` section, written alike too).
   const thesaurus = path.relative(scratch, path.join(root, 'pkg/thesaurus/ko.toml'));
   writeFileSync(path.join(scratch, 'mine-th.toml'), readFileSync(path.join(scratch, 'mine.toml'), 'utf8')
-    .replace('title = "My docs"', `title = "My docs"\nthesaurus = [${JSON.stringify(thesaurus)}]\nthesaurus_share = 1.0`));
+    .replace('title = "My docs"', `title = "My docs"\nthesaurus = [${JSON.stringify(thesaurus)}]\nthesaurus_share = 1.0\n\n[source_weights]\n"*install*" = 1.5`));
   assert.equal(run(bin, ['build', '--manifest', 'mine-th.toml', '--out', 'out/mine-th.ggi', '--quiet']).status, 0);
   assert.equal(run(cli, ['build', '--manifest', 'mine-th.toml', '--out', 'native-th.ggi', '--quiet']).status, 0);
   assert.deepEqual(readFileSync(path.join(scratch, 'out/mine-th.ggi')), readFileSync(path.join(scratch, 'native-th.ggi')));
+  assert.match(run(cli, ['info', '--index', 'native-th.ggi']).stdout, /\n  weights +\d+ bytes/);
   const everyday = (index) => JSON.parse(run(bin, ['search', '--index', index, '--k', '1', '--jsonl'], { input: '{"id":1,"query":"바꾸기"}\n' }).stdout).hits;
   assert.equal(everyday('out/mine-th.ggi')[0]?.source, 'faq');
   assert.deepEqual(everyday('out/mine.ggi'), []);
@@ -235,10 +237,12 @@ test('bin: bad input is a message and an exit code, never a stack trace', () => 
   writeFileSync(path.join(scratch, 'th-share.toml'), manifest(['thesaurus_share = 2.0']));
   writeFileSync(path.join(scratch, 'th-bad.toml'), '"x" = 3\n');
   writeFileSync(path.join(scratch, 'th-entry.toml'), manifest(['thesaurus = ["th-bad.toml"]']));
+  writeFileSync(path.join(scratch, 'weights.toml'), manifest(['[source_weights]', '"guide/*" = 0']));
   const cases = [
     [['build', '--manifest', 'th-missing.toml', '--out', 'x.ggi'], 1, /^groundgate: bad input none\.toml: no such file or directory/],
     [['build', '--manifest', 'th-share.toml', '--out', 'x.ggi'], 1, /thesaurus_share:? 2: use a share of the chunks from 0 to 1/],
     [['build', '--manifest', 'th-entry.toml', '--out', 'x.ggi'], 1, /^groundgate: bad input th-bad\.toml: TOML parse error[^]*expected a sequence/],
+    [['build', '--manifest', 'weights.toml', '--out', 'x.ggi'], 1, /source_weights:? "guide\/\*" = 0: use a number above 0 and at most 10/],
     [['search', '--index', 'missing.ggi', 'x'], 1, /^groundgate: missing\.ggi: no such file or directory\n$/],
     [['search', '--index', path.join(root, 'README.md'), 'x'], 1, /not a groundgate index/],
     [['ask', '--index', fixture, '--now', 'soon', 'x'], 2, /--now/],
