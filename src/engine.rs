@@ -638,7 +638,7 @@ impl Engine {
         }
         log.scores = top.iter().map(|s| search::round4(s.score)).collect();
         let mut ids: Vec<u32> = top.iter().chain(&chosen).map(|s| s.chunk).collect();
-        ids.sort_unstable();
+        crate::sort::sort(&mut ids);
         ids.dedup();
         let explained = search::explain(&inst.index, &terms, &ids)?;
         let why = |chunk: u32| -> Vec<TermScore> {

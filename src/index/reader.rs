@@ -110,9 +110,8 @@ pub struct Index<D = Arc<[u8]>> {
     /// The `guarded_names` section, checked: where its guarded part starts, the own names' ranges
     /// and the guarded names' ranges (relative to that start); `None` when the section is absent.
     guarded: Option<Guarded>,
-    /// Per chunk, its source's weight in the search ranking (the `weights` section, checked);
-    /// `None` when the section is absent (every chunk weighs 1).
-    weights: Option<Vec<f32>>,
+    /// The `weights` section, checked at open; `None` when absent (every chunk weighs 1).
+    weights: Option<Section>,
     /// How the text section is laid out (its header, read at open; a ranked table parsed).
     text: text::Layout,
 }
@@ -191,16 +190,11 @@ impl<D: AsRef<[u8]> + Clone> Index<D> {
             }
             None => None,
         };
-        let weights = match find(SectionId::Weights) {
-            Some(s) => {
-                format::check_crc(bytes, &s)?;
-                Some(
-                    super::weights::decode(slice(s), meta.chunks)
-                        .map_err(|e| Error::corrupt("weights", e))?,
-                )
-            }
-            None => None,
-        };
+        let weights = find(SectionId::Weights);
+        if let Some(s) = weights {
+            format::check_crc(bytes, &s)?;
+            super::weights::check(slice(s), meta.chunks).map_err(|e| Error::corrupt("weights", e))?;
+        }
         // One pass over the chunk lengths (2 bytes a chunk, size checked above).
         let (p, avg) = (meta.bm25, meta.avg_len());
         let norms = slice(sec(SectionId::DocLens)?)
@@ -355,10 +349,10 @@ impl<D: AsRef<[u8]> + Clone> Index<D> {
         &self.norms
     }
 
-    /// Per chunk, in chunk order: its source's weight in the search ranking (each > 0 and at most
+    /// Per chunk, its source's weight in the search ranking (each > 0 and at most
     /// [`MAX_WEIGHT`](super::weights::MAX_WEIGHT)); `None` when every chunk weighs 1.
-    pub fn chunk_weights(&self) -> Option<&[f32]> {
-        self.weights.as_deref()
+    pub fn chunk_weights(&self) -> Option<super::weights::Weights<'_>> {
+        self.weights.map(|s| super::weights::Weights::checked(self.section(s.id)))
     }
 
     /// All chunk lengths, in chunk order (one pass over the section).

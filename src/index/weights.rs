@@ -14,7 +14,7 @@
 //! An index whose chunks all weigh 1 has no such section. Added without a version bump (older
 //! readers skip it and rank by BM25 alone).
 
-/// The largest weight a source may have (and the smallest is above 0).
+/// The largest weight a source may have (and the smallest is above 0; [`decode`]'s message says 10).
 pub const MAX_WEIGHT: f32 = 10.0;
 
 /// Whether `w` may be a source's weight: finite, above 0, at most [`MAX_WEIGHT`].
@@ -53,28 +53,67 @@ pub fn encode(per_chunk: &[f32]) -> Result<Option<Vec<u8>>, String> {
     Ok(Some(out))
 }
 
-/// The per-chunk weights of a section for `chunks` chunks; an error says what is wrong with it
-/// (a crafted file with a valid checksum is refused here, never trusted).
-pub fn decode(bytes: &[u8], chunks: u32) -> Result<Vec<f32>, String> {
-    let (&n, rest) = bytes.split_first().ok_or("empty")?;
-    let n = n as usize;
+/// Check a `weights` section for `chunks` chunks; an error says what is wrong with it (a crafted
+/// file with a valid checksum is refused here, never trusted). The messages are fixed strings:
+/// the browser build links no formatting for them.
+pub fn check(bytes: &[u8], chunks: u32) -> Result<(), &'static str> {
+    let Some(&n) = bytes.first() else { return Err("empty") };
     if n == 0 {
-        return Err("no weights".into());
+        return Err("no weights");
     }
-    let want = 4 * n as u64 + chunks as u64;
-    if rest.len() as u64 != want {
-        return Err(format!("{} bytes after the count, expected {want}", rest.len()));
+    if bytes.len() as u64 != 1 + 4 * n as u64 + chunks as u64 {
+        return Err("length does not fit the weights and the chunk count");
     }
-    let (table, codes) = rest.split_at(4 * n);
-    let table: Vec<f32> =
-        table.chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect();
-    if let Some(w) = table.iter().find(|&&w| !allowed(w)) {
-        return Err(format!("weight {w} outside 0–{MAX_WEIGHT}"));
+    let w = Weights { bytes };
+    for i in 0..n {
+        if !allowed(w.weight(i)) {
+            return Err("a weight not above 0 and at most 10");
+        }
     }
-    codes
-        .iter()
-        .map(|&c| table.get(c as usize).copied().ok_or_else(|| format!("weight {c} of {n}")))
-        .collect()
+    if w.codes().iter().any(|&c| c >= n) {
+        return Err("a chunk's weight past the table");
+    }
+    Ok(())
+}
+
+/// A checked `weights` section ([`check`]): per chunk, its source's weight.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Weights<'a> {
+    bytes: &'a [u8],
+}
+
+impl<'a> Weights<'a> {
+    /// The section's bytes, which [`check`] accepted for the index's chunk count.
+    pub(crate) fn checked(bytes: &'a [u8]) -> Weights<'a> {
+        Weights { bytes }
+    }
+
+    /// Weight number `i` of the table (0 past it).
+    fn weight(&self, i: u8) -> f32 {
+        let at = 1 + 4 * i as usize;
+        self.bytes.get(at..at + 4).map_or(0.0, |b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    }
+
+    /// One byte a chunk: its weight's number.
+    fn codes(&self) -> &'a [u8] {
+        self.bytes.get(1 + 4 * *self.bytes.first().unwrap_or(&0) as usize..).unwrap_or(&[])
+    }
+
+    /// Chunk `chunk`'s weight (`None` past the last chunk).
+    pub fn get(&self, chunk: u32) -> Option<f32> {
+        self.codes().get(chunk as usize).map(|&c| self.weight(c))
+    }
+
+    /// Multiply each chunk's score in `scores` (dense by chunk id) by its weight.
+    pub fn apply(&self, scores: &mut [f32]) {
+        let mut table = [0f32; 256];
+        for (i, w) in table.iter_mut().enumerate().take(*self.bytes.first().unwrap_or(&0) as usize) {
+            *w = self.weight(i as u8);
+        }
+        for (s, &c) in scores.iter_mut().zip(self.codes()) {
+            *s *= table[c as usize];
+        }
+    }
 }
 
 #[cfg(test)]
@@ -87,7 +126,15 @@ mod tests {
         let w = [1.0, 1.3, 1.3, 1.0, 0.5];
         let bytes = encode(&w).unwrap().unwrap();
         assert_eq!(bytes.len(), 1 + 3 * 4 + 5);
-        assert_eq!(decode(&bytes, 5).unwrap(), w);
+        assert_eq!(check(&bytes, 5), Ok(()));
+        let weights = Weights::checked(&bytes);
+        assert_eq!(
+            (0..6).map(|c| weights.get(c)).collect::<Vec<_>>(),
+            [1.0, 1.3, 1.3, 1.0, 0.5].map(Some).into_iter().chain([None]).collect::<Vec<_>>()
+        );
+        let mut scores = [2.0, 2.0, 0.0, 3.0, 4.0];
+        weights.apply(&mut scores);
+        assert_eq!(scores, [2.0, 2.0 * 1.3, 0.0, 3.0, 2.0]);
     }
 
     #[test]
@@ -102,16 +149,17 @@ mod tests {
     #[test]
     fn a_crafted_section_is_refused_with_what_is_wrong() {
         let good = encode(&[1.0, 2.0]).unwrap().unwrap();
-        assert!(decode(&good, 3).unwrap_err().contains("expected"));
-        assert!(decode(&[], 0).unwrap_err().contains("empty"));
-        assert!(decode(&[0], 0).unwrap_err().contains("no weights"));
+        assert_eq!(check(&good, 2), Ok(()));
+        assert!(check(&good, 3).unwrap_err().contains("length"));
+        assert!(check(&[], 0).unwrap_err().contains("empty"));
+        assert!(check(&[0], 0).unwrap_err().contains("no weights"));
         let mut code = good.clone();
         *code.last_mut().unwrap() = 7;
-        assert!(decode(&code, 2).unwrap_err().contains("weight 7 of 2"));
+        assert!(check(&code, 2).unwrap_err().contains("past the table"));
         for w in [f32::NAN, 0.0, -2.0, 11.0] {
             let mut bad = good.clone();
             bad[1..5].copy_from_slice(&w.to_le_bytes());
-            assert!(decode(&bad, 2).unwrap_err().contains("outside"), "{w}");
+            assert!(check(&bad, 2).unwrap_err().contains("not above 0"), "{w}");
         }
     }
 }

@@ -418,19 +418,13 @@ pub fn rank<D: AsRef<[u8]> + Clone>(
         if let Some(more) = feedback_terms(index, terms, &first, f)?.filter(|m| !m.is_empty()) {
             // The added terms' scores on top of the first pass's (one more accumulator, added
             // chunk by chunk: the same f32 sums everywhere).
-            let (extra, extra_touched) = accumulate(index, more.iter().map(|(t, w)| (t.as_str(), *w)))?;
+            let (extra, _) = accumulate(index, more.iter().map(|(t, w)| (t.as_str(), *w)))?;
             for (a, b) in acc.iter_mut().zip(&extra) {
                 *a += *b;
             }
-            touched = match (touched, extra_touched) {
-                (Some(mut a), Some(b)) => {
-                    a.extend(b);
-                    a.sort_unstable();
-                    a.dedup();
-                    Some(a)
-                }
-                _ => None,
-            };
+            // The chunks either pass touched: a scan of the accumulator finds them in chunk order,
+            // as a merged list of both would (and the wasm needs no sort of chunk ids).
+            touched = None;
             // The second pass's scores × the query's attainable maximum ÷ the expanded query's.
             let (own, added) = (attainable(index, terms)?, attainable(index, &more)?);
             if own + added > 0.0 {
@@ -443,9 +437,7 @@ pub fn rank<D: AsRef<[u8]> + Clone>(
     {
         // One f32 product a chunk (a chunk without a score stays at 0); the weights are > 0 and
         // finite, checked at open.
-        for (a, w) in acc.iter_mut().zip(weights) {
-            *a *= *w;
-        }
+        weights.apply(&mut acc);
     }
     let depth = if r.collapse { COLLAPSE_DEPTH.max(k) } else { k };
     let mut ranked = best(&acc, touched.as_deref(), depth.max(r.heading.map_or(0, |h| h.depth)));
@@ -465,7 +457,7 @@ pub fn rank<D: AsRef<[u8]> + Clone>(
 /// `s` with its score divided by its chunk's source weight ([`Index::chunk_weights`]; unchanged
 /// without weights): the score [`rank`] gave it before weighing.
 pub fn unweighted<D: AsRef<[u8]> + Clone>(index: &Index<D>, s: Scored) -> Scored {
-    match index.chunk_weights().and_then(|w| w.get(s.chunk as usize)) {
+    match index.chunk_weights().and_then(|w| w.get(s.chunk)) {
         Some(w) => Scored { score: s.score / w, ..s },
         None => s,
     }
