@@ -14,7 +14,7 @@
 //! An index whose chunks all weigh 1 has no such section. Added without a version bump (older
 //! readers skip it and rank by BM25 alone).
 
-/// The largest weight a source may have (and the smallest is above 0; [`decode`]'s message says 10).
+/// The largest weight a source may have (and the smallest is above 0; [`check`]'s message says 10).
 pub const MAX_WEIGHT: f32 = 10.0;
 
 /// Whether `w` may be a source's weight: finite, above 0, at most [`MAX_WEIGHT`].
