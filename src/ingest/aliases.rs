@@ -55,7 +55,12 @@ impl Aliases {
         if self.names.is_empty() {
             return Vec::new();
         }
-        let lower: Vec<String> = texts.iter().map(|t| t.to_lowercase()).collect();
+        self.found_lowercase(&texts.iter().map(|t| t.to_lowercase()).collect::<Vec<_>>())
+    }
+
+    /// [`Aliases::found`] over texts already lowercased (`str::to_lowercase`), so that several
+    /// tables can search the same texts lowercased once.
+    pub fn found_lowercase(&self, lower: &[String]) -> Vec<usize> {
         (0..self.names.len()).filter(|&i| lower.iter().any(|t| contains_name(t, &self.names[i].0))).collect()
     }
 

@@ -525,20 +525,30 @@ pub fn build_from_documents(
     let context = m.context.unwrap_or_default();
     let aliases = crate::ingest::aliases::Aliases::new(&m.aliases);
     let thesaurus = crate::ingest::aliases::Aliases::new(thesaurus);
-    // Every document's chunks first, each with its context and the thesaurus's formal words it
-    // has: an entry applies by the number of chunks that have its formal word.
+    // Every document's chunks first, each with its context, the names of `[aliases]` and the
+    // thesaurus's formal words it has (its texts lowercased once for both): a thesaurus entry
+    // applies by the number of chunks that have its formal word.
     let mut uses = vec![0usize; thesaurus.len()];
     let mut chunk_count = 0usize;
     let mut prepared = Vec::with_capacity(docs.len());
     for d in docs {
-        let chunks: Vec<(crate::corpus::Chunk, String, Vec<usize>)> = chunk_document(d, 0, opts)
+        type Prepared = (crate::corpus::Chunk, String, Vec<usize>, Vec<usize>);
+        let chunks: Vec<Prepared> = chunk_document(d, 0, opts)
             .into_iter()
             .map(|c| {
                 let extra = context.text(d, &c);
-                let heading = c.location.heading.as_deref().unwrap_or("");
-                let found = thesaurus.found(&[&c.text, heading, &d.source.title, &extra]);
+                let (mut names, mut found) = (Vec::new(), Vec::new());
+                if !(aliases.is_empty() && thesaurus.is_empty()) {
+                    let heading = c.location.heading.as_deref().unwrap_or("");
+                    let lower: Vec<String> = [&c.text, heading, &d.source.title, &extra]
+                        .iter()
+                        .map(|t| t.to_lowercase())
+                        .collect();
+                    names = aliases.found_lowercase(&lower);
+                    found = thesaurus.found_lowercase(&lower);
+                }
                 found.iter().for_each(|&i| uses[i] += 1);
-                (c, extra, found)
+                (c, extra, names, found)
             })
             .collect();
         chunk_count += chunks.len();
@@ -557,12 +567,11 @@ pub fn build_from_documents(
             b.source_weight(sid, weight)?;
         }
         let mut seen_heading: Option<String> = None;
-        for (mut c, mut extra, found) in chunks {
+        for (mut c, mut extra, names, found) in chunks {
             c.source = sid;
             stats.text_bytes += c.text.len();
             let heading = c.location.heading.clone();
-            let mut named =
-                aliases.context(&[&c.text, heading.as_deref().unwrap_or(""), &d.source.title, &extra]);
+            let mut named = aliases.words(&names);
             let rare: Vec<usize> = found.into_iter().filter(|&i| uses[i] <= max_uses).collect();
             let everyday = thesaurus.words(&rare);
             if !everyday.is_empty() {
