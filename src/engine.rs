@@ -473,6 +473,8 @@ impl Engine {
         if let Some(t) = opts.relevance {
             model.relevance.threshold = t;
         }
+        // Queries are analyzed without their words of courtesy, as `search` ranks them.
+        let analyzer = Analyzer::for_query(analyzer.settings());
         self.instances.push(Instance { name: name.to_string(), index, analyzer, anchors, model });
         Ok(())
     }

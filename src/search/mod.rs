@@ -371,7 +371,8 @@ pub fn weighted_terms<D: AsRef<[u8]> + Clone>(
     r: Ranking,
 ) -> Vec<(String, f32)> {
     let settings = index.meta().analyzer;
-    let analyzer = |s| if r.fillers { Analyzer::new(s).without_fillers() } else { Analyzer::new(s) };
+    let analyzer =
+        |s| if r.fillers { Analyzer::for_query(s).without_fillers() } else { Analyzer::for_query(s) };
     let mut terms = analyzer(settings).terms(query);
     crate::sort::sort(&mut terms);
     terms.dedup();

@@ -75,12 +75,14 @@ pub struct Token {
     pub word: u32,
 }
 
-/// Text → terms. Cheap to copy; holds only its settings (and, for queries, whether to skip fillers).
+/// Text → terms. Cheap to copy; holds only its settings (and, for queries, which words to skip).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Analyzer {
     settings: AnalyzerSettings,
     /// Skip colloquial filler words ([`korean::is_filler`]; queries only, never stored).
     fillers: bool,
+    /// Skip words of courtesy ([`korean::is_courtesy`]; queries only, never stored).
+    courtesy: bool,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -103,7 +105,13 @@ fn class(c: char) -> Class {
 impl Analyzer {
     /// An analyzer with these settings.
     pub fn new(settings: AnalyzerSettings) -> Self {
-        Analyzer { settings, fillers: false }
+        Analyzer { settings, fillers: false, courtesy: false }
+    }
+
+    /// The analyzer for a query: as the documents', skipping its words of courtesy (부탁드립니다,
+    /// 감사합니다: [`korean::is_courtesy`]) with the join bigrams on either side of them.
+    pub fn for_query(settings: AnalyzerSettings) -> Self {
+        Analyzer { courtesy: true, ..Analyzer::new(settings) }
     }
 
     /// The same analyzer skipping a query's colloquial filler words (있어요, 돼 …:
@@ -126,7 +134,12 @@ impl Analyzer {
         let mut prev_last: Option<char> = None;
         for (cls, word, spaced) in words(&norm) {
             match cls {
-                Class::Hangul if self.fillers && korean::is_filler(word) => prev_last = None,
+                Class::Hangul
+                    if (self.fillers && korean::is_filler(word))
+                        || (self.courtesy && korean::is_courtesy(word)) =>
+                {
+                    prev_last = None
+                }
                 Class::Hangul => {
                     let first = word.chars().next();
                     if let (true, true, Some(p), Some(f)) =
@@ -282,6 +295,21 @@ mod tests {
         assert!(!t.iter().any(|x| x.contains('있') || x.contains('어')), "{t:?}");
         // Word numbers still count the skipped word.
         assert_eq!(a.without_fillers().analyze("영장 있어 맞지").last().map(|t| t.word), Some(2));
+    }
+
+    #[test]
+    fn a_query_drops_its_words_of_courtesy_and_documents_keep_them() {
+        let settings = AnalyzerSettings::default();
+        let q = "협약 변경 절차 설명 부탁드립니다";
+        let doc = Analyzer::new(settings).terms(q);
+        assert!(doc.contains(&"드립".to_string()) && doc.contains(&"명부".to_string()), "{doc:?}");
+        let query = Analyzer::for_query(settings).terms(q);
+        // The word's bigrams and the join bigram before it are gone; the rest is as in a document.
+        assert!(!query.iter().any(|x| x.contains('드') || x.contains('립') || x == "명부"), "{query:?}");
+        assert_eq!(query, Analyzer::new(settings).terms("협약 변경 절차 설명"));
+        // With the fillers skipped too, both go.
+        let both = Analyzer::for_query(settings).without_fillers().terms("영장 있어요? 감사합니다");
+        assert_eq!(both, Analyzer::new(settings).terms("영장"));
     }
 
     #[test]

@@ -215,6 +215,34 @@ pub fn is_filler(word: &str) -> bool {
     FILLER_STEMS.contains(&base)
 }
 
+/// Is the Hangul `word` the courtesy a prompt wraps its question in: a request made with 부탁
+/// (부탁드립니다, 부탁해요) or thanks (감사합니다, 고맙습니다)? Their bigrams (드립, 립니, 니다) match
+/// the few chunks that address the reader ("알려드립니다") and nothing the question is about; a
+/// polite request's best hit in the R&D manuals was such a chunk, and the gate found the request
+/// unrelated. Only these finished forms: 부탁받은 (asked a favour) and 감사하는 (auditing) can be
+/// what a question is about. Queries drop them in every ranking (`Analyzer::for_query`); documents
+/// are indexed as before.
+pub fn is_courtesy(word: &str) -> bool {
+    word.starts_with("부탁드")
+        || word.starts_with("감사드")
+        || word.starts_with("고맙")
+        || word.starts_with("고마워")
+        || COURTESY.contains(&word)
+}
+
+/// [`is_courtesy`]'s forms of 부탁하다 and 감사하다 (the forms with 드리다 go by their prefix).
+const COURTESY: &[&str] = &[
+    "부탁합니다",
+    "부탁해요",
+    "부탁해",
+    "부탁할게요",
+    "부탁하며",
+    "감사합니다",
+    "감사하겠습니다",
+    "감사해요",
+    "감사했습니다",
+];
+
 /// Is `c` a precomposed Hangul syllable (U+AC00–U+D7A3)?
 pub fn is_hangul_syllable(c: char) -> bool {
     ('\u{AC00}'..='\u{D7A3}').contains(&c)
@@ -333,6 +361,28 @@ mod tests {
             "사전협의",
         ] {
             assert_eq!(strip(w), w);
+        }
+    }
+
+    #[test]
+    fn courtesy_is_requests_and_thanks_not_their_content_senses() {
+        for w in [
+            "부탁드립니다",
+            "부탁드려요",
+            "부탁해요",
+            "부탁합니다",
+            "감사합니다",
+            "감사드리며",
+            "고맙습니다",
+            "고마워요",
+        ] {
+            assert!(is_courtesy(w), "{w}");
+            assert!(!is_filler(w), "{w}");
+        }
+        // 부탁받은 (asked a favour), 감사 / 감사하는 (an audit, auditing), 드립니다 alone.
+        for w in ["부탁", "부탁받은", "감사", "감사하는", "감사원", "드립니다", "고마", "있어요"]
+        {
+            assert!(!is_courtesy(w), "{w}");
         }
     }
 
