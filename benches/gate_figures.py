@@ -12,6 +12,10 @@ questions that get evidence; of those, gold inside the injected text; questions 
 unrelated prompts that get evidence; routing right (question → kind question and push/pull;
 pasted sentence → kind sentence and pull; unrelated → skip); polite requests kept as questions;
 pasted sentences pushed with evidence. Standard library only.
+
+`--prefix TEXT` puts TEXT in front of every Korean domain question (the others stay as written):
+how much a greeting costs the gate, e.g. `--prefix "안녕하세요, 수고 많으십니다. "`
+(docs/gate-bench.md, "Small talk").
 """
 import argparse
 import json
@@ -48,11 +52,17 @@ def main():
     ap.add_argument("--bin", default="target/release/groundgate")
     ap.add_argument("--misses", action="store_true", help="list the prompts routed wrong")
     ap.add_argument("--config", help="engine settings (TOML), passed to `ask --config`")
+    ap.add_argument("--prefix", default="", help="text put in front of every Korean domain question")
     a = ap.parse_args()
     labels = []
     for path in a.labels:
         with open(path, encoding="utf-8") as f:
             labels += [json.loads(line) for line in f if line.strip()]
+    if a.prefix:
+        for l in labels:
+            kind = l.get("kind") or ("question" if l.get("gold") else "unrelated")
+            if kind == "question" and re.search("[가-힣]", l["prompt"]):
+                l["prompt"] = a.prefix + l["prompt"]
     lines = "".join(json.dumps({"id": str(i), "prompt": l["prompt"]}, ensure_ascii=False) + "\n"
                     for i, l in enumerate(labels))
     config = ["--config", a.config] if a.config else []

@@ -5,7 +5,8 @@
 //! 1. [`check_prompt`] — bad input is an error (empty, over 1 MiB, a bad session id);
 //! 2. tags (`#rnd` forces an instance) and the router's verdict on the prompt's *form* (question or
 //!    pasted sentence, [`router`]);
-//! 3. the prompt gate — over the length limit or under the word minimum: skip at once;
+//! 3. the prompt gate — over the length limit, under the word minimum, or only small talk (a
+//!    greeting, thanks: [`small_talk`](crate::gate::small_talk)): skip at once;
 //! 4. [`Engine::judge`] per instance — search the top k, compute the [`Features`], and ask the two
 //!    judges of the instance's [`GateModel`]: is the prompt *about* this instance's documents
 //!    (relevance), and is the evidence good enough to *push* (sufficiency)?
@@ -855,6 +856,8 @@ impl Engine {
             Some((Outcome::TooLong, "too_long"))
         } else if words < self.config.min_words {
             Some((Outcome::TooFewWords, "too_few_words"))
+        } else if crate::gate::small_talk::is_small_talk(&query) {
+            Some((Outcome::SmallTalk, "small_talk"))
         } else {
             None
         };
@@ -862,7 +865,12 @@ impl Engine {
             log.instances = self.instances.iter().map(|i| InstanceLog::skipped(&i.name, outcome)).collect();
             return Ok(Answer {
                 route: Route::Skip,
-                kind: if form.form == Form::Sentence { Kind::Sentence } else { Kind::Unrelated },
+                // Small talk is no pasted text, whatever its ending (반갑습니다).
+                kind: if form.form == Form::Sentence && outcome != Outcome::SmallTalk {
+                    Kind::Sentence
+                } else {
+                    Kind::Unrelated
+                },
                 confidence: form.confidence,
                 reasons: vec![reason.into()],
                 evidence: Vec::new(),

@@ -71,7 +71,7 @@ export interface Judgement {
    *  instance is then not relevant, whatever the judges say. */
   outside_name?: string;
 }
-export type Outcome = "too_long" | "too_few_words" | "not_relevant" | "not_a_question" | "no_hits"
+export type Outcome = "too_long" | "too_few_words" | "small_talk" | "not_relevant" | "not_a_question" | "no_hits"
   | "insufficient" | "deadline" | "all_deduplicated" | "no_budget" | "injected";
 export interface InstanceLog {
   instance: string; outcome: Outcome; anchors: string[]; forced: boolean; relevant: boolean;

@@ -16,6 +16,9 @@ pub enum Outcome {
     TooLong,
     /// The prompt has too few words; no index was opened.
     TooFewWords,
+    /// The prompt is only a greeting, thanks or an acknowledgement
+    /// ([`is_small_talk`](crate::gate::small_talk::is_small_talk)); no index was opened.
+    SmallTalk,
     /// The relevance judge found the prompt unrelated to the instance's documents.
     NotRelevant,
     /// The prompt is pasted document text, not a question (router verdict): relevant, pulled.
@@ -40,6 +43,7 @@ impl Outcome {
         match self {
             Outcome::TooLong => "too_long",
             Outcome::TooFewWords => "too_few_words",
+            Outcome::SmallTalk => "small_talk",
             Outcome::NotRelevant => "not_relevant",
             Outcome::NotAQuestion => "not_a_question",
             Outcome::NoHits => "no_hits",
@@ -152,6 +156,8 @@ pub struct Funnel {
     pub too_long: usize,
     /// Skipped: too few words.
     pub too_few_words: usize,
+    /// Skipped: small talk (a greeting, thanks or an acknowledgement).
+    pub small_talk: usize,
     /// No instance found the prompt relevant (and nothing forced): skipped as unrelated.
     pub not_relevant: usize,
     /// At least one instance found the prompt relevant (unforced).
@@ -185,6 +191,10 @@ impl Funnel {
             self.too_few_words += 1;
             return;
         }
+        if any(Outcome::SmallTalk) {
+            self.small_talk += 1;
+            return;
+        }
         if !log.forced.is_empty() {
             self.forced += 1;
         }
@@ -215,6 +225,7 @@ impl Funnel {
         for (label, n) in [
             ("too long", self.too_long),
             ("too few words", self.too_few_words),
+            ("small talk", self.small_talk),
             ("not relevant", self.not_relevant),
             ("relevant", self.relevant),
             ("sufficient", self.sufficient),
@@ -236,5 +247,38 @@ impl Funnel {
             if self.injected == 0 { 0.0 } else { self.injected_chars as f64 / self.injected as f64 }
         ));
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn skipped(outcome: Outcome) -> DecisionLog {
+        DecisionLog {
+            prompt_chars: 11,
+            words: 2,
+            forced: Vec::new(),
+            instances: vec![InstanceLog::skipped("a", outcome), InstanceLog::skipped("b", outcome)],
+            injected_chars: 0,
+            answered: 0,
+            elapsed_ms: 0,
+        }
+    }
+
+    #[test]
+    fn the_funnel_counts_each_prompt_gate_skip_once_at_its_own_step() {
+        let mut f = Funnel::default();
+        for o in [Outcome::TooLong, Outcome::TooFewWords, Outcome::SmallTalk, Outcome::SmallTalk] {
+            f.add(&skipped(o));
+        }
+        assert_eq!((f.prompts, f.too_long, f.too_few_words, f.small_talk), (4, 1, 1, 2));
+        assert_eq!((f.not_relevant, f.relevant, f.injected), (0, 0, 0));
+        assert!(f.render().contains("small talk                 2   50.0%"), "{}", f.render());
+        // The name in the JSON log is the one `stats` reads back.
+        let json = serde_json::to_string(&skipped(Outcome::SmallTalk)).expect("json");
+        assert!(json.contains("\"outcome\":\"small_talk\""), "{json}");
+        assert_eq!(serde_json::from_str::<DecisionLog>(&json).expect("back"), skipped(Outcome::SmallTalk));
+        assert_eq!(Outcome::SmallTalk.name(), "small_talk");
     }
 }

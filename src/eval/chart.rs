@@ -442,6 +442,7 @@ pub fn funnel(f: &Funnel, note: &str) -> Result<String> {
         ("prompts", f.prompts),
         ("too long", f.too_long),
         ("too few words", f.too_few_words),
+        ("small talk", f.small_talk),
         ("not relevant", f.not_relevant),
         ("relevant", f.relevant),
         ("sufficient", f.sufficient),
@@ -574,10 +575,11 @@ mod tests {
         };
         let svg = funnel(&f, "heldout").expect("chart");
         let doc = parse(&svg);
-        // Eight steps, one series: no legend.
-        assert_eq!(coloured(&doc, "rect", "fill", 0), 8);
+        // Nine steps, one series: no legend.
+        assert_eq!(coloured(&doc, "rect", "fill", 0), 9);
         let text: String = doc.descendants().filter_map(|n| n.text()).collect();
         assert!(text.contains("190 (76.0%)") && text.contains("too few words"), "{text}");
+        assert!(text.contains("small talk"), "{text}");
     }
 
     #[test]

@@ -1,7 +1,9 @@
 //! Gates: what the gate knows about a prompt and an instance ([`features`]), the two judges over
 //! those features — is the prompt about the instance, is the evidence enough to push — ([`model`],
-//! their record in [`judge`]), anchor words as one of the features ([`anchor`]), the prompt's phrasing as another ([`phrasing`]), the country names the documents never mention ([`names`]), and the
-//! question/sentence router ([`router`]).
+//! their record in [`judge`]), anchor words as one of the features ([`anchor`]), the prompt's
+//! phrasing as another ([`phrasing`]), the country names the documents never mention ([`names`]),
+//! the question/sentence router ([`router`]), and the small talk no index is asked about
+//! ([`small_talk`]).
 
 pub mod anchor;
 pub mod background;
@@ -11,6 +13,7 @@ pub mod model;
 pub mod names;
 pub mod phrasing;
 pub mod router;
+pub mod small_talk;
 
 pub use anchor::AnchorSet;
 pub use features::Features;

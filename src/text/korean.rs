@@ -216,21 +216,23 @@ pub fn is_filler(word: &str) -> bool {
 }
 
 /// Is the Hangul `word` the courtesy a prompt wraps its question in: a request made with 부탁
-/// (부탁드립니다, 부탁해요) or thanks (감사합니다, 고맙습니다)? Their bigrams (드립, 립니, 니다) match
-/// the few chunks that address the reader ("알려드립니다") and nothing the question is about; a
-/// polite request's best hit in the R&D manuals was such a chunk, and the gate found the request
-/// unrelated. Only these finished forms: 부탁받은 (asked a favour) and 감사하는 (auditing) can be
-/// what a question is about. Queries drop them in every ranking (`Analyzer::for_query`); documents
-/// are indexed as before.
+/// (부탁드립니다, 부탁해요), thanks (감사합니다, 고맙습니다) or a greeting (안녕하세요, 반갑습니다,
+/// 수고 많으십니다)? Their bigrams (드립, 립니, 니다) match the few chunks that address the reader
+/// ("알려드립니다") and nothing the question is about; a polite request's best hit in the R&D
+/// manuals was such a chunk, and the gate found the request unrelated, and a greeting in front of a
+/// Korean question cost a fifth of the pushed gold (docs/gate-bench.md, "Small talk"). Only these
+/// finished forms: 부탁받은 (asked a favour), 감사하는 (auditing) and 안녕 (공공의 안녕: public
+/// order) can be what a question is about. Queries drop them in every ranking
+/// (`Analyzer::for_query`); documents are indexed as before.
 pub fn is_courtesy(word: &str) -> bool {
-    word.starts_with("부탁드")
-        || word.starts_with("감사드")
-        || word.starts_with("고맙")
-        || word.starts_with("고마워")
+    ["부탁드", "감사드", "고맙", "고마워", "안녕하", "반갑", "반가워", "수고하"]
+        .iter()
+        .any(|p| word.starts_with(p))
         || COURTESY.contains(&word)
 }
 
-/// [`is_courtesy`]'s forms of 부탁하다 and 감사하다 (the forms with 드리다 go by their prefix).
+/// [`is_courtesy`]'s forms of 부탁하다 and 감사하다 (the forms with 드리다 go by their prefix), and
+/// 수고 (많으십니다): the greeting of an inquiry letter.
 const COURTESY: &[&str] = &[
     "부탁합니다",
     "부탁해요",
@@ -241,6 +243,12 @@ const COURTESY: &[&str] = &[
     "감사하겠습니다",
     "감사해요",
     "감사했습니다",
+    "수고",
+    "수고많으십니다",
+    "많으십니다",
+    "많으세요",
+    "많으셨습니다",
+    "많으셨어요",
 ];
 
 /// Is `c` a precomposed Hangul syllable (U+AC00–U+D7A3)?
@@ -375,13 +383,31 @@ mod tests {
             "감사드리며",
             "고맙습니다",
             "고마워요",
+            "안녕하세요",
+            "안녕하십니까",
+            "반갑습니다",
+            "반가워요",
+            "수고",
+            "수고하세요",
+            "많으십니다",
         ] {
             assert!(is_courtesy(w), "{w}");
             assert!(!is_filler(w), "{w}");
         }
         // 부탁받은 (asked a favour), 감사 / 감사하는 (an audit, auditing), 드립니다 alone.
-        for w in ["부탁", "부탁받은", "감사", "감사하는", "감사원", "드립니다", "고마", "있어요"]
-        {
+        for w in [
+            "부탁",
+            "부탁받은",
+            "감사",
+            "감사하는",
+            "감사원",
+            "드립니다",
+            "고마",
+            "있어요",
+            "안녕",
+            "수고비",
+            "많으신가요",
+        ] {
             assert!(!is_courtesy(w), "{w}");
         }
     }

@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use groundgate::corpus::{Chunk, Source};
 use groundgate::deliver::Outcome;
 use groundgate::deliver::context::{CLOSE, OPEN};
-use groundgate::engine::{Clock, FixedClock};
+use groundgate::engine::{Clock, FixedClock, Kind};
 use groundgate::{AnalyzerSettings, AskOptions, Config, Engine, IndexBuilder, InstanceOptions, Route};
 
 use crate::util::data_dir;
@@ -85,6 +85,19 @@ fn length_and_word_gates_skip_before_any_index() {
     let a = ask(&mut e, "감리원?");
     assert_eq!(a.log.instances[0].outcome, Outcome::TooFewWords);
     assert!(a.evidence.is_empty() && a.context.is_empty());
+    for greeting in ["Hello, how are you?", "안녕하세요 반갑습니다"] {
+        let a = ask(&mut e, greeting);
+        assert_eq!(
+            (a.route, a.kind, a.reasons.as_slice()),
+            (Route::Skip, Kind::Unrelated, &["small_talk".to_string()][..])
+        );
+        assert_eq!(a.log.instances[0].outcome, Outcome::SmallTalk);
+        assert!(a.log.instances[0].gate.is_none() && a.evidence.is_empty() && a.context.is_empty());
+    }
+    assert_ne!(
+        ask(&mut e, "안녕하세요, 감리원 교육은 언제인가요?").log.instances[0].outcome,
+        Outcome::SmallTalk
+    );
 }
 
 #[test]

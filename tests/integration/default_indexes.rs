@@ -59,6 +59,7 @@ fn the_default_gate_routes_the_three_kinds_of_prompt() {
         "{\"id\": 1, \"prompt\": \"연구수당은 얼마까지 계상할 수 있나요?\"}\n",
         "{\"id\": 2, \"prompt\": \"대한민국의 주권은 국민에게 있고, 모든 권력은 국민으로부터 나온다.\"}\n",
         "{\"id\": 3, \"prompt\": \"오늘 날씨 어때\"}\n",
+        "{\"id\": 4, \"prompt\": \"안녕하세요 반갑습니다\"}\n",
     );
     let argv: Vec<&str> = args.iter().map(String::as_str).collect();
     let out = groundgate(&argv, input);
@@ -79,4 +80,12 @@ fn the_default_gate_routes_the_three_kinds_of_prompt() {
         "{}",
         v[2]
     );
+    // A greeting ends like a document sentence; it is small talk, asked of no index.
+    assert_eq!(
+        (v[3]["route"].as_str(), v[3]["reasons"][0].as_str()),
+        (Some("skip"), Some("small_talk")),
+        "{}",
+        v[3]
+    );
+    assert_eq!(v[3]["log"]["instances"][0]["outcome"], "small_talk", "{}", v[3]);
 }
