@@ -220,7 +220,7 @@ pub fn is_filler(word: &str) -> bool {
 /// 수고 많으십니다)? Their bigrams (드립, 립니, 니다) match the few chunks that address the reader
 /// ("알려드립니다") and nothing the question is about; a polite request's best hit in the R&D
 /// manuals was such a chunk, and the gate found the request unrelated, and a greeting in front of a
-/// Korean question cost a fifth of the pushed gold (docs/gate-bench.md, "Small talk"). Only these
+/// Korean question cost a tenth of the pushed gold (docs/gate-bench.md, "Small talk"). Only these
 /// finished forms: 부탁받은 (asked a favour), 감사하는 (auditing) and 안녕 (공공의 안녕: public
 /// order) can be what a question is about. Queries drop them in every ranking
 /// (`Analyzer::for_query`); documents are indexed as before.
@@ -394,7 +394,8 @@ mod tests {
             assert!(is_courtesy(w), "{w}");
             assert!(!is_filler(w), "{w}");
         }
-        // 부탁받은 (asked a favour), 감사 / 감사하는 (an audit, auditing), 드립니다 alone.
+        // 부탁받은 (asked a favour), 감사 / 감사하는 (an audit, auditing), 드립니다 alone, 안녕 (public
+        // order), 수고비 (a fee), 많으신가요 (are there many).
         for w in [
             "부탁",
             "부탁받은",
