@@ -93,6 +93,7 @@ fn main() {
             Some(groundgate::search::Heading {
                 depth: p[0].parse().expect("GG_HEAD depth"),
                 weight: p[1].parse().expect("GG_HEAD weight"),
+                articles_only: false,
             })
         };
     }

@@ -349,13 +349,19 @@ struct Said<'a> {
 /// (있어요, 돼요: the gate re-fitted with them pushed gold for 73.3% of the devset questions instead
 /// of 77.5%, and the same share of held-out prompts within a question; folds unchanged), and
 /// without the heading re-scoring (session 5: re-fitted with it, 5-fold on the 773 training prompts
-/// gave gold pushed 70.4% against 71.0% without, unrelated prompts with evidence 13.0% against 11.6%).
+/// gave gold pushed 70.4% against 71.0% without, unrelated prompts with evidence 13.0% against 11.6%)
+/// but for statute articles the prompt cites ([`search::Heading::ARTICLES`]: "헌법 제20조" gets
+/// 제20조 first, not 제129조 "… 20일 …").
 /// An index's source weights order the candidates, but the judges read each one's score before
 /// weighing ([`search::unweighted`]): on the tuning prompts that keeps the weights' gain in gold
 /// pushed (283 → 289 of 341) without the unrelated prompts they lift (16 → 17 of 293 when the
 /// judges read weighted scores; docs/gate-bench.md, session 18).
-pub const GATE_RANKING: search::Ranking =
-    search::Ranking { feedback: None, fillers: false, heading: None, ..search::Ranking::DEFAULT };
+pub const GATE_RANKING: search::Ranking = search::Ranking {
+    feedback: None,
+    fillers: false,
+    heading: Some(search::Heading::ARTICLES),
+    ..search::Ranking::DEFAULT
+};
 
 /// Step 5: the route and kind from the prompt's form and the instances' verdicts. Only a prompt
 /// no instance finds relevant is skipped; `kind` is the prompt's form otherwise.
@@ -728,7 +734,7 @@ impl Engine {
         let widest = judged.iter().map(|j| j.hits.len()).sum::<usize>().max(1);
         // Per instance and hit: the score line (detailed format), the text, and what the item
         // takes in full (citation line, score line, text, line break).
-        let prepared: Vec<Vec<(Option<String>, String, usize)>> = judged
+        let mut prepared: Vec<Vec<(Option<String>, String, usize)>> = judged
             .iter()
             .map(|j| {
                 j.hits
@@ -767,7 +773,11 @@ impl Engine {
         let mut evidence = Vec::new();
         let mut items: Vec<String> = Vec::new();
         let mut shown: Vec<(String, u32)> = Vec::new();
-        for ((j, &allowed), prepared) in judged.iter_mut().zip(&budgets).zip(prepared) {
+        // The most relevant instance's evidence comes first (ties: the order they were loaded).
+        let mut order: Vec<usize> = (0..judged.len()).collect();
+        crate::sort::sort_by(&mut order, |&a, &b| (weights[b], a).cmp(&(weights[a], b)));
+        for i in order {
+            let (j, allowed, prepared) = (&mut judged[i], budgets[i], std::mem::take(&mut prepared[i]));
             if j.hits.is_empty() {
                 continue;
             }

@@ -6,6 +6,11 @@
 //! multiplies each score by `1 + weight · h`, where `h` ∈ [0, 1] is the share of the query's
 //! weight (Σ weight · idf of its terms the index has) found among the heading's terms. Only
 //! `+ − × ÷` on f32: the same scores natively and in wasm.
+//!
+//! A statute article without a title has its label (제20조) as heading, and a label counts only
+//! when the query cites it ("헌법 제20조", "헌법 20조": [`cites`]), then as the whole query: the
+//! article comes first, not 제129조 "… 20일 …". `ask`'s judges read the labels alone
+//! ([`Heading::ARTICLES`]); headings in general cost them (docs/gate-bench.md).
 
 use serde::{Deserialize, Serialize};
 
@@ -21,12 +26,18 @@ pub struct Heading {
     pub depth: usize,
     /// Score multiplier of a chunk whose heading holds every query term (`1 + weight`).
     pub weight: f32,
+    /// Read only statute article labels, and a label only when the query cites it
+    /// ([`cites`]): what `ask`'s judges use (headings in general cost them, docs/gate-bench.md).
+    #[serde(default)]
+    pub articles_only: bool,
 }
 
 impl Heading {
     /// What [`Ranking::DEFAULT`](super::Ranking::DEFAULT) uses (chosen on tuning data,
     /// docs/tools-bench.md).
-    pub const DEFAULT: Heading = Heading { depth: 50, weight: 1.0 };
+    pub const DEFAULT: Heading = Heading { depth: 50, weight: 1.0, articles_only: false };
+    /// Article labels only, cited ones ([`cites`]).
+    pub const ARTICLES: Heading = Heading { articles_only: true, ..Heading::DEFAULT };
 }
 
 /// Re-score the first `h.depth` of `ranked` (best first, ties by chunk id) by the share of the
@@ -57,17 +68,33 @@ pub fn rescore<D: AsRef<[u8]> + Clone>(
     // A section's chunks share its heading: each distinct heading is analysed once.
     let mut seen: Vec<(String, f32)> = Vec::new();
     for s in ranked[..n].iter_mut() {
-        let Some(heading) = index.chunk_record(s.chunk)?.location.heading else { continue };
-        let got = match seen.iter().find(|(h, _)| *h == heading) {
+        // A statute article's label (제20조) heads it when it has no title, and is the only
+        // heading read with `articles_only`: a prompt that cites the article finds it first, not a
+        // chunk that merely shares the number (20일).
+        let location = index.chunk_record(s.chunk)?.location;
+        let (heading, article) = match (location.heading, location.article) {
+            (Some(heading), _) if !h.articles_only => (heading, false),
+            (_, Some(label)) => (label, true),
+            _ => continue,
+        };
+        let got = match seen.iter().find(|(x, _)| *x == heading) {
             Some(&(_, got)) => got,
             None => {
                 let mut ht = analyzer.terms(&heading);
                 crate::sort::sort(&mut ht);
                 ht.dedup();
                 let mut got = 0f32;
-                for (t, w) in &weighted {
-                    if ht.binary_search_by(|x| x.as_str().cmp(t)).is_ok() {
-                        got += w;
+                if article {
+                    // A citation names the article outright: the whole query, whatever else it
+                    // says (a number weighs little against 헌법 in it).
+                    if cites(&ht, &weighted) {
+                        got = total;
+                    }
+                } else {
+                    for (t, w) in &weighted {
+                        if ht.binary_search_by(|x| x.as_str().cmp(t)).is_ok() {
+                            got += w;
+                        }
                     }
                 }
                 seen.push((heading, got));
@@ -84,6 +111,14 @@ pub fn rescore<D: AsRef<[u8]> + Clone>(
     }
     ranked[..n].copy_from_slice(&sorted);
     Ok(())
+}
+
+/// Does a query (its `weighted` terms) cite the article whose label has the terms `label` (sorted,
+/// distinct)? Then the article's chunks score `1 + weight` times their BM25, as if their heading
+/// held the whole query. Every term of the label but the prefix 제 must be the query's: "헌법 20조" and "제20조"
+/// cite 제20조, while "20일" or "100만원" (no 조) cite nothing.
+fn cites(label: &[String], weighted: &[(&str, f32)]) -> bool {
+    label.iter().filter(|t| *t != "제").all(|t| weighted.iter().any(|(q, _)| q == t))
 }
 
 #[cfg(test)]
@@ -127,7 +162,37 @@ mod tests {
         assert_eq!(of(&with, 1), of(&plain, 1) * 2.0);
         assert_eq!(of(&with, 0), of(&plain, 0));
         // Weight 0 changes nothing.
-        let zero = Ranking { heading: Some(Heading { depth: 50, weight: 0.0 }), ..off };
+        let zero = Ranking { heading: Some(Heading { weight: 0.0, ..Heading::DEFAULT }), ..off };
         assert_eq!(rank(&idx, &q, 10, zero).unwrap(), plain);
+    }
+
+    #[test]
+    fn a_cited_article_ranks_first_and_a_shared_number_alone_cites_nothing() {
+        let mut b = IndexBuilder::new("t", AnalyzerSettings::default());
+        let s = b.add_source(Source { id: "헌법".into(), ..Default::default() }).unwrap();
+        let articles = [
+            ("제20조", "제20조 ① 모든 국민은 종교의 자유를 가진다."),
+            ("제129조", "제129조 제안된 헌법개정안은 대통령이 20일 이상의 기간 이를 공고하여야 한다."),
+            ("제130조", "제130조 ① 국회는 헌법개정안이 공고된 날로부터 60일 이내에 의결하여야 한다."),
+        ];
+        for (label, text) in articles {
+            let location = Location { article: Some(label.into()), ..Default::default() };
+            b.add_chunk(Chunk { source: s, text: text.into(), location, ..Default::default() }).unwrap();
+        }
+        let bytes = b.build().unwrap();
+        let idx = Index::open(&bytes[..]).unwrap();
+        let off = Ranking { heading: None, feedback: None, background: None, ..Ranking::DEFAULT };
+        let chunks = |v: Vec<Scored>| v.iter().map(|s| s.chunk).collect::<Vec<_>>();
+        for heading in [Heading::ARTICLES, Heading::DEFAULT] {
+            let on = Ranking { heading: Some(heading), ..off };
+            for cited in ["헌법 제20조 보여줘", "헌법 20조"] {
+                let q = weighted_terms(&idx, cited, on);
+                assert_eq!(chunks(rank(&idx, &q, 1, off).unwrap()), [1], "{cited}: BM25 alone");
+                assert_eq!(chunks(rank(&idx, &q, 1, on).unwrap()), [0], "{cited}: {heading:?}");
+            }
+            // The number without 조 cites no article: the scores are BM25's.
+            let q = weighted_terms(&idx, "공고 기간 20일", on);
+            assert_eq!(rank(&idx, &q, 10, on).unwrap(), rank(&idx, &q, 10, off).unwrap());
+        }
     }
 }

@@ -60,6 +60,7 @@ fn the_default_gate_routes_the_three_kinds_of_prompt() {
         "{\"id\": 2, \"prompt\": \"대한민국의 주권은 국민에게 있고, 모든 권력은 국민으로부터 나온다.\"}\n",
         "{\"id\": 3, \"prompt\": \"오늘 날씨 어때\"}\n",
         "{\"id\": 4, \"prompt\": \"안녕하세요 반갑습니다\"}\n",
+        "{\"id\": 5, \"prompt\": \"헌법 20조\"}\n",
     );
     let argv: Vec<&str> = args.iter().map(String::as_str).collect();
     let out = groundgate(&argv, input);
@@ -88,4 +89,12 @@ fn the_default_gate_routes_the_three_kinds_of_prompt() {
         v[3]
     );
     assert_eq!(v[3]["log"]["instances"][0]["outcome"], "small_talk", "{}", v[3]);
+    // A cited article comes first: not 제129조 "… 20일 …", nor another instance's page with a 20.
+    assert_eq!(v[4]["route"], "push", "{}", v[4]);
+    assert_eq!(
+        (v[4]["evidence"][0]["instance"].as_str(), v[4]["evidence"][0]["article"].as_str()),
+        (Some("constitution"), Some("제20조")),
+        "{}",
+        v[4]
+    );
 }
