@@ -14,7 +14,8 @@ pasted sentence → kind sentence and pull; unrelated → skip); polite requests
 pasted sentences pushed with evidence. Standard library only.
 
 `--prefix TEXT` puts TEXT in front of every Korean domain question (the others stay as written):
-how much a greeting costs the gate, e.g. `--prefix "안녕하세요, 수고 많으십니다. "`
+how much a greeting costs the gate, e.g. `--prefix "안녕하세요, 수고 많으십니다. "`; `--nospace` removes
+every space of every Korean domain question first (Korean typed without spaces)
 (docs/gate-bench.md, "Small talk").
 """
 import argparse
@@ -52,16 +53,20 @@ def main():
     ap.add_argument("--bin", default="target/release/groundgate")
     ap.add_argument("--misses", action="store_true", help="list the prompts routed wrong")
     ap.add_argument("--config", help="engine settings (TOML), passed to `ask --config`")
+    ap.add_argument("--nospace", action="store_true",
+                    help="remove the spaces of every Korean domain question (typed without spaces)")
     ap.add_argument("--prefix", default="", help="text put in front of every Korean domain question")
     a = ap.parse_args()
     labels = []
     for path in a.labels:
         with open(path, encoding="utf-8") as f:
             labels += [json.loads(line) for line in f if line.strip()]
-    if a.prefix:
-        for l in labels:
-            kind = l.get("kind") or ("question" if l.get("gold") else "unrelated")
-            if kind == "question" and re.search("[가-힣]", l["prompt"]):
+    for l in labels:
+        kind = l.get("kind") or ("question" if l.get("gold") else "unrelated")
+        if kind == "question" and re.search("[가-힣]", l["prompt"]):
+            if a.nospace:
+                l["prompt"] = re.sub(r"\s+", "", l["prompt"])
+            if a.prefix:
                 l["prompt"] = a.prefix + l["prompt"]
     lines = "".join(json.dumps({"id": str(i), "prompt": l["prompt"]}, ensure_ascii=False) + "\n"
                     for i, l in enumerate(labels))

@@ -41,7 +41,7 @@ pub const MAX_PROMPT_BYTES: usize = 1 << 20;
 pub struct Config {
     /// Prompts longer than this many characters are skipped (1,500).
     pub max_prompt_chars: usize,
-    /// Prompts with fewer words are skipped (2).
+    /// Prompts with fewer words ([`word_count`]) are skipped (2).
     pub min_words: usize,
     /// Hits the judges consider per instance (4).
     pub top_k: usize,
@@ -294,14 +294,21 @@ pub fn valid_name(name: &str) -> bool {
         && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
 }
 
-/// Count the words of `text` (runs of letters or digits).
+/// Count the words of `text` (runs of letters or digits). Korean is often typed without spaces
+/// (연구수당최대몇프로): a run counts one word per three Hangul syllables in it, at least one.
 pub fn word_count(text: &str) -> usize {
     let mut n = 0;
-    let mut in_word = false;
+    let (mut in_word, mut syllables) = (false, 0);
     for c in text.chars() {
         let w = c.is_alphanumeric();
         if w && !in_word {
             n += 1;
+            syllables = 0;
+        }
+        if ('가'..='힣').contains(&c) {
+            syllables += 1;
+            // The 6th, 9th … syllable of a run starts another word.
+            n += usize::from(syllables > 3 && syllables % 3 == 0);
         }
         in_word = w;
     }
@@ -985,5 +992,21 @@ mod tests {
         // Matching is on the normalised text: full width and case fold.
         let en = [TermScore { term: "thread".into(), score: 1.5 }];
         assert_eq!(passage_weight("Ｔｈｒｅａｄｓ run.", &en), 1.5);
+    }
+
+    #[test]
+    fn korean_typed_without_spaces_counts_its_words() {
+        for (text, words) in [
+            ("hello, world!", 2),
+            ("헌법", 1),
+            ("안녕하세요", 1),
+            ("학생인건비", 1),
+            ("수고하셨습니다", 2),
+            ("연구수당최대몇프로", 3),
+            ("연구수당 최대 몇 프로?", 4),
+            ("python3과 rust", 2),
+        ] {
+            assert_eq!(word_count(text), words, "{text}");
+        }
     }
 }

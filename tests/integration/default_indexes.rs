@@ -61,6 +61,7 @@ fn the_default_gate_routes_the_three_kinds_of_prompt() {
         "{\"id\": 3, \"prompt\": \"오늘 날씨 어때\"}\n",
         "{\"id\": 4, \"prompt\": \"안녕하세요 반갑습니다\"}\n",
         "{\"id\": 5, \"prompt\": \"헌법 20조\"}\n",
+        "{\"id\": 6, \"prompt\": \"연구수당최대몇프로\"}\n",
     );
     let argv: Vec<&str> = args.iter().map(String::as_str).collect();
     let out = groundgate(&argv, input);
@@ -97,4 +98,7 @@ fn the_default_gate_routes_the_three_kinds_of_prompt() {
         "{}",
         v[4]
     );
+    // Korean typed without spaces is a question of three words, not one.
+    assert_eq!((v[5]["route"].as_str(), v[5]["kind"].as_str()), (Some("push"), Some("question")), "{}", v[5]);
+    assert_eq!(v[5]["evidence"][0]["instance"], "rnd", "{}", v[5]);
 }
