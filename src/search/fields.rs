@@ -115,8 +115,8 @@ pub fn rescore<D: AsRef<[u8]> + Clone>(
 
 /// Does a query (its `weighted` terms) cite the article whose label has the terms `label` (sorted,
 /// distinct)? Then the article's chunks score `1 + weight` times their BM25, as if their heading
-/// held the whole query. Every term of the label but the prefix 제 must be the query's: "헌법 20조" and "제20조"
-/// cite 제20조, while "20일" or "100만원" (no 조) cite nothing.
+/// held the whole query. Every term of the label but the prefix 제 must be the query's: "헌법
+/// 20조" and "제20조" cite 제20조, while "20일" or "100만원" (no 조) cite nothing.
 fn cites(label: &[String], weighted: &[(&str, f32)]) -> bool {
     label.iter().filter(|t| *t != "제").all(|t| weighted.iter().any(|(q, _)| q == t))
 }
