@@ -49,7 +49,9 @@ pub fn rescore<D: AsRef<[u8]> + Clone>(
     ranked: &mut [Scored],
     h: Heading,
 ) -> Result<()> {
-    if h.weight <= 0.0 {
+    // Labels alone, and no number in the query: no label can be cited ([`cites`]), so neither
+    // the query's terms nor any chunk record need be read (`ask` runs this for every instance).
+    if h.weight <= 0.0 || (h.articles_only && !terms.iter().any(|(t, _)| is_number(t))) {
         return Ok(());
     }
     let mut weighted: Vec<(&str, f32)> = Vec::with_capacity(terms.len());
@@ -115,10 +117,16 @@ pub fn rescore<D: AsRef<[u8]> + Clone>(
 
 /// Does a query (its `weighted` terms) cite the article whose label has the terms `label` (sorted,
 /// distinct)? Then the article's chunks score `1 + weight` times their BM25, as if their heading
-/// held the whole query. Every term of the label but the prefix 제 must be the query's: "헌법
-/// 20조" and "제20조" cite 제20조, while "20일" or "100만원" (no 조) cite nothing.
+/// held the whole query. Every term of the label but the prefix 제 is the query's: "헌법 20조" and
+/// "제20조" cite 제20조, while "20일" or "100만원" (no 조) cite nothing. An article is cited by its
+/// number: [`rescore`] reads no label for a query without one.
 fn cites(label: &[String], weighted: &[(&str, f32)]) -> bool {
     label.iter().filter(|t| *t != "제").all(|t| weighted.iter().any(|(q, _)| q == t))
+}
+
+/// A term of digits (an article's number: the analyzer splits a digit run from letters).
+fn is_number(term: &str) -> bool {
+    term.as_bytes().first().is_some_and(u8::is_ascii_digit)
 }
 
 #[cfg(test)]
