@@ -346,6 +346,9 @@ struct Said<'a> {
     /// Its words, with and without particles, as names are looked up ([`crate::gate::names::forms`];
     /// a name the documents never mention overrules the judges).
     words: Vec<String>,
+    /// It is written without Hangul ([`crate::gate::script`]: not about an instance whose readers
+    /// write Korean).
+    without_hangul: bool,
 }
 
 /// How `ask` ranks each instance for its judges and its evidence: the `search` tool's ranking
@@ -691,7 +694,8 @@ impl Engine {
         );
         let top_score = top.first().map_or(0.0, |s| search::round4(s.score));
         let outside = inst.index.outside_name(&said.words).map(str::to_string);
-        let verdict = Judgement::new(&inst.model, top_score, features, outside);
+        let other_language = said.without_hangul && inst.index.korean_prompts();
+        let verdict = Judgement::new(&inst.model, top_score, features, outside, other_language);
         let elapsed = self.clock.now_ms().saturating_sub(t0);
         log.elapsed_ms = elapsed;
         log.relevant = forced || (!top.is_empty() && verdict.relevant);
@@ -906,6 +910,7 @@ impl Engine {
             phrasing: crate::gate::Phrasing::bundled().feature(&query),
             article_ask: router::asks_article(&query),
             words: crate::gate::names::forms(&query),
+            without_hangul: crate::gate::script::without_hangul(&query),
         };
         for n in 0..self.instances.len() {
             let (j, best) = self.judge(n, &said, form.form, forced.contains(&n), opts, now)?;

@@ -70,6 +70,9 @@ export interface Judgement {
   /** A name in the prompt (a country, a programming language) the documents never mention: the
    *  instance is then not relevant, whatever the judges say. */
   outside_name?: string;
+  /** The prompt is written without Hangul and the index says its readers write Korean (manifest
+   *  `prompt_language = "ko"`): the instance is then not relevant, whatever the judges say. */
+  other_language?: boolean;
 }
 export type Outcome = "too_long" | "too_few_words" | "small_talk" | "not_relevant" | "not_a_question" | "no_hits"
   | "insufficient" | "deadline" | "all_deduplicated" | "no_budget" | "injected";

@@ -122,6 +122,9 @@ impl InstanceLog {
             if let Some(name) = &g.outside_name {
                 s.push_str(&format!(", names {name} (never in the documents)"));
             }
+            if g.other_language {
+                s.push_str(", written without Hangul (the readers write Korean)");
+            }
         }
         s.push_str(&format!(", {}/{} chars", self.chars, self.budget));
         s

@@ -41,9 +41,9 @@ pub struct Row {
     pub form: Form,
     /// Per instance: the gate's features (none when the prompt gate skipped it).
     pub features: Vec<Option<Features>>,
-    /// Per instance: the prompt names something its documents never mention, which decides it
-    /// whatever the judges say ([`Judgement`](crate::gate::Judgement)); the judges are still fitted
-    /// on its features.
+    /// Per instance: the prompt names something its documents never mention, or is written in
+    /// another language than their readers write, which decides it whatever the judges say
+    /// ([`Judgement`](crate::gate::Judgement)); the judges are still fitted on its features.
     pub outside: Vec<bool>,
     /// The gold location is in the top k of the instance that should answer (what the judges see).
     pub gold_in_top: bool,
@@ -90,7 +90,7 @@ pub fn collect(instances: &[(String, Vec<u8>)], config: &Config, labels: &[Label
             .log
             .instances
             .iter()
-            .map(|l| l.gate.as_ref().is_some_and(|g| g.outside_name.is_some()))
+            .map(|l| l.gate.as_ref().is_some_and(|g| g.outside_name.is_some() || g.other_language))
             .collect();
         let (mut gold_in_top, mut gold_in_offered) = (false, false);
         let (mut gold_injected, mut injected_chars) = (false, 0);
@@ -127,7 +127,7 @@ pub fn collect(instances: &[(String, Vec<u8>)], config: &Config, labels: &[Label
 
 impl Row {
     /// Instance `i`'s features when its judges decide it (not skipped by the prompt gate, no name
-    /// outside its documents).
+    /// outside its documents, not in another language than their readers').
     fn judged(&self, i: usize) -> Option<&Features> {
         self.features.get(i)?.as_ref().filter(|_| !self.outside.get(i).copied().unwrap_or(false))
     }

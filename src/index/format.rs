@@ -87,6 +87,10 @@ pub enum SectionId {
     /// Optional: per chunk, the weight of its source in the search ranking
     /// ([`weights`](super::weights)). Added without a version bump (older readers skip it).
     Weights = 16,
+    /// Optional: the language the documents' readers write their prompts in, as its code (`ko`:
+    /// a prompt without a Hangul syllable is not about these documents; [`script`](crate::gate::script)).
+    /// Added without a version bump (older readers skip it).
+    PromptLanguage = 17,
 }
 
 impl SectionId {
@@ -124,16 +128,18 @@ impl SectionId {
             SectionId::Names => "names",
             SectionId::GuardedNames => "guarded_names",
             SectionId::Weights => "weights",
+            SectionId::PromptLanguage => "prompt_language",
         }
     }
 
     /// Sections a file may have (readers check their CRC before use).
-    pub const OPTIONAL: [SectionId; 5] = [
+    pub const OPTIONAL: [SectionId; 6] = [
         SectionId::Gate,
         SectionId::Background,
         SectionId::Names,
         SectionId::GuardedNames,
         SectionId::Weights,
+        SectionId::PromptLanguage,
     ];
 
     fn from_u32(v: u32) -> Option<SectionId> {

@@ -114,6 +114,8 @@ pub struct Index<D = Arc<[u8]>> {
     weights: Option<Section>,
     /// How the text section is laid out (its header, read at open; a ranked table parsed).
     text: text::Layout,
+    /// The `prompt_language` section says `ko` ([`script`](crate::gate::script)).
+    korean_prompts: bool,
 }
 
 /// Bytes per term-info record in format `version`: postings offset and document frequency, plus
@@ -195,6 +197,14 @@ impl<D: AsRef<[u8]> + Clone> Index<D> {
             format::check_crc(bytes, &s)?;
             super::weights::check(slice(s), meta.chunks).map_err(|e| Error::corrupt("weights", e))?;
         }
+        let mut korean_prompts = false;
+        if let Some(s) = find(SectionId::PromptLanguage) {
+            format::check_crc(bytes, &s)?;
+            if slice(s) != b"ko" {
+                return Err(Error::corrupt("prompt_language", "not a language the gate can tell (ko)"));
+            }
+            korean_prompts = true;
+        }
         // One pass over the chunk lengths (2 bytes a chunk, size checked above).
         let (p, avg) = (meta.bm25, meta.avg_len());
         let norms = slice(sec(SectionId::DocLens)?)
@@ -215,6 +225,7 @@ impl<D: AsRef<[u8]> + Clone> Index<D> {
             guarded,
             weights,
             text,
+            korean_prompts,
         })
     }
 
@@ -459,6 +470,12 @@ impl<D: AsRef<[u8]> + Clone> Index<D> {
             return None;
         }
         words.iter().find(|w| contains(guarded, &g.names, w)).map(String::as_str)
+    }
+
+    /// Do the documents' readers write their prompts in Korean (section `prompt_language`:
+    /// a prompt without a Hangul syllable is then not about them; [`script`](crate::gate::script))?
+    pub fn korean_prompts(&self) -> bool {
+        self.korean_prompts
     }
 
     /// The names (countries, programming languages) the documents never mention (section

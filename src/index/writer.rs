@@ -31,6 +31,7 @@ pub struct IndexBuilder {
     names: Option<Vec<crate::gate::names::Name>>,
     /// Per source (by id), its weight in the search ranking; sources past the end weigh 1.
     weights: Vec<f32>,
+    prompt_language: Option<String>,
 }
 
 impl IndexBuilder {
@@ -59,6 +60,7 @@ impl IndexBuilder {
             background: None,
             names: None,
             weights: Vec::new(),
+            prompt_language: None,
         }
     }
 
@@ -83,6 +85,20 @@ impl IndexBuilder {
     pub fn outside_names(&mut self, names: Vec<crate::gate::names::Name>) -> &mut Self {
         self.names = Some(names);
         self
+    }
+
+    /// Store the language the documents' readers write their prompts in (section
+    /// `prompt_language`: [`script`](crate::gate::script), a rule above the gate's judges).
+    /// Errors: a language the gate cannot tell ([`LANGUAGES`](crate::gate::script::LANGUAGES)).
+    pub fn prompt_language(&mut self, language: &str) -> Result<&mut Self> {
+        if !crate::gate::script::LANGUAGES.contains(&language) {
+            return Err(Error::invalid(
+                "prompt_language",
+                format!("{language:?}; the gate can tell only {:?}", crate::gate::script::LANGUAGES),
+            ));
+        }
+        self.prompt_language = Some(language.to_string());
+        Ok(self)
     }
 
     /// Set the title and description.
@@ -336,6 +352,9 @@ impl IndexBuilder {
             super::weights::encode(&per_chunk).map_err(|e| Error::invalid("source_weights", e))?
         {
             sections.push((SectionId::Weights, w));
+        }
+        if let Some(l) = &self.prompt_language {
+            sections.push((SectionId::PromptLanguage, l.as_bytes().to_vec()));
         }
         Ok(format::write(&sections))
     }

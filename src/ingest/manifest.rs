@@ -8,6 +8,8 @@
 //! derive_anchors = 300                  # plus up to 300 derived from headings and titles
 //! outside_names = true                  # store the country / language names never mentioned
 //!                                       # (default true; see `gate::names`)
+//! prompt_language = "ko"                # the readers write in Korean: a prompt without Hangul
+//!                                       # is not about these documents (see `gate::script`)
 //! sufficiency = 8.0                     # legacy (round 1 BM25 threshold), stored but unused by the gate
 //! text = "ranked"                       # chunk text storage: "ranked" (default), "hangul", "lz4" or "plain"
 //! [bm25]                                # optional; defaults k1 = 1.2, b = 0.75
@@ -78,6 +80,10 @@ pub struct Manifest {
     /// not about this instance ([`crate::gate::names`]). `false` leaves the section out, for
     /// documents whose readers ask about places or languages the documents do not name.
     pub outside_names: Option<bool>,
+    /// The language the documents' readers write their prompts in (`"ko"`, the only one the gate
+    /// can tell): a prompt without a Hangul syllable is then not about this instance (section
+    /// `prompt_language`; [`crate::gate::script`]). Absent: every prompt may be.
+    pub prompt_language: Option<String>,
     /// Legacy (round 1): a BM25 score threshold, still stored in the index meta but not used by the
     /// gate, whose judges are fitted with `groundgate calibrate`.
     pub sufficiency: Option<f32>,
@@ -501,6 +507,9 @@ pub fn build_from_documents(
     if m.outside_names.unwrap_or(true) {
         b.outside_names(crate::gate::names::bundled()?);
     }
+    if let Some(l) = &m.prompt_language {
+        b.prompt_language(l)?;
+    }
     for a in &m.anchors {
         b.add_anchor(a);
     }
@@ -883,5 +892,27 @@ mod tests {
             assert_eq!(index.is_outside_name("프랑스"), stored, "{setting:?}");
             assert_eq!(index.outside_names().count() > 900, stored, "{setting:?}");
         }
+    }
+
+    #[test]
+    fn the_prompt_language_is_stored_when_the_gate_can_tell_it() {
+        use crate::corpus::Source;
+        use crate::ingest::Block;
+        let docs = [Document {
+            source: Source { id: "s".into(), title: "안내서".into(), ..Default::default() },
+            blocks: vec![Block {
+                text: "감리원은 교육을 이수하여야 한다.".into(), ..Default::default()
+            }],
+            ..Default::default()
+        }];
+        for (setting, korean) in [("", false), ("prompt_language = \"ko\"\n", true)] {
+            let m: Manifest = toml::from_str(&format!("name = \"x\"\n{setting}")).unwrap();
+            let bytes = build_from_documents(&m, &docs, &Thesaurus::new()).unwrap().0;
+            assert_eq!(crate::Index::open(bytes.as_slice()).unwrap().korean_prompts(), korean, "{setting:?}");
+        }
+        let m: Manifest = toml::from_str("name = \"x\"\nprompt_language = \"en\"\n").unwrap();
+        let Err(e) = build_from_documents(&m, &docs, &Thesaurus::new()) else { panic!("en is refused") };
+        assert_eq!(e.code(), "invalid_argument");
+        assert!(e.to_string().contains("\"en\"; the gate can tell only [\"ko\"]"), "{e}");
     }
 }

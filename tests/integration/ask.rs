@@ -232,6 +232,56 @@ fn a_language_other_than_the_documents_own_makes_the_prompt_unrelated_unless_it_
 }
 
 #[test]
+fn a_prompt_without_hangul_is_not_about_documents_whose_readers_write_korean() {
+    use groundgate::engine::Kind;
+    // Korean documents that carry English words (a help's untranslated names), built with and
+    // without the manifest's `prompt_language = "ko"`.
+    let build = |korean_prompts: bool| {
+        let mut b = IndexBuilder::new("help", AnalyzerSettings::default());
+        let s = b
+            .add_source(Source { id: "calc".into(), title: "Calc 도움말".into(), ..Default::default() })
+            .expect("source");
+        for i in 0..6 {
+            let text = format!("Freeze Rows and Columns {i}: 틀 고정은 보기 메뉴에서 행과 열을 고정합니다.");
+            b.add_chunk(Chunk { source: s, text, ..Default::default() }).expect("chunk");
+        }
+        if korean_prompts {
+            b.prompt_language("ko").expect("ko");
+        }
+        b.build().expect("build")
+    };
+    let mut b = IndexBuilder::new("x", AnalyzerSettings::default());
+    let Err(e) = b.prompt_language("en") else { panic!("only ko is known") };
+    assert_eq!(e.code(), "invalid_argument");
+    assert!(e.to_string().contains("prompt_language") && e.to_string().contains("\"ko\""), "{e}");
+    let english = "how do I freeze rows and columns?";
+    for korean_prompts in [false, true] {
+        let bytes = build(korean_prompts);
+        assert_eq!(groundgate::Index::open(bytes.as_slice()).expect("open").korean_prompts(), korean_prompts);
+        // Judges that accept anything found: only the rule above them can say no.
+        let mut e = engine_judged(&[("help", bytes)], Config::default(), judges(0.0, 0.0));
+        let a = ask(&mut e, english);
+        let g = a.log.instances[0].gate.clone().expect("gate values");
+        assert_eq!(g.other_language, korean_prompts, "{g:?}");
+        assert_eq!(g.relevant, !korean_prompts, "{g:?}");
+        if korean_prompts {
+            assert_eq!(a.log.instances[0].outcome, Outcome::NotRelevant);
+            assert_eq!((a.route, a.kind), (Route::Skip, Kind::Unrelated));
+            assert!(a.evidence.is_empty());
+            assert!(a.log.instances[0].summary().contains("written without Hangul"));
+        } else {
+            assert_eq!(a.route, Route::Push);
+        }
+        // One Hangul syllable is enough, and a tag still forces the instance.
+        let a = ask(&mut e, "freeze rows and columns 하는 법?");
+        assert_eq!(a.route, Route::Push);
+        assert!(!a.log.instances[0].gate.as_ref().expect("gate").other_language);
+        let a = ask(&mut e, "#help how do I freeze rows and columns?");
+        assert_eq!((a.route, a.log.instances[0].outcome), (Route::Push, Outcome::Injected));
+    }
+}
+
+#[test]
 fn forced_tag_bypasses_both_judges_and_leaves_the_query() {
     let mut e = engine_judged(
         &[("a", instance("a", 4, 400)), ("b", instance("b", 4, 400))],

@@ -62,6 +62,7 @@ fn the_default_gate_routes_the_three_kinds_of_prompt() {
         "{\"id\": 4, \"prompt\": \"안녕하세요 반갑습니다\"}\n",
         "{\"id\": 5, \"prompt\": \"헌법 20조\"}\n",
         "{\"id\": 6, \"prompt\": \"연구수당최대몇프로\"}\n",
+        "{\"id\": 7, \"prompt\": \"Write a JavaScript function that groups a list of objects by a key\"}\n",
     );
     let argv: Vec<&str> = args.iter().map(String::as_str).collect();
     let out = groundgate(&argv, input);
@@ -101,4 +102,11 @@ fn the_default_gate_routes_the_three_kinds_of_prompt() {
     // Korean typed without spaces is a question of three words, not one.
     assert_eq!((v[5]["route"].as_str(), v[5]["kind"].as_str()), (Some("push"), Some("question")), "{}", v[5]);
     assert_eq!(v[5]["evidence"][0]["instance"], "rnd", "{}", v[5]);
+    // An English coding task is about none of the Korean instances (their readers write Korean),
+    // whatever English words the LibreOffice help carries.
+    assert!(v[6]["evidence"].as_array().is_some_and(Vec::is_empty), "{}", v[6]);
+    for l in v[6]["log"]["instances"].as_array().expect("instances") {
+        let korean = ["rnd", "constitution", "lohelp"].contains(&l["instance"].as_str().unwrap_or(""));
+        assert_eq!(l["gate"]["other_language"].as_bool().unwrap_or(false), korean, "{l}");
+    }
 }

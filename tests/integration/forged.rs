@@ -155,8 +155,9 @@ fn base_weights(bytes: &[u8]) -> Vec<u8> {
     groundgate::index::weights::encode(&per_chunk).expect("weights").expect("not all 1")
 }
 
-/// The excerpt index with a gate section, a guarded names section and a weights section (so
-/// sections 12, 15 and 16 are forged too; the build writes 13 and 14).
+/// The excerpt index with a gate section, a guarded names section, a weights section and a
+/// prompt language section (so sections 12, 15, 16 and 17 are forged too; the build writes 13 and
+/// 14).
 fn base() -> Vec<u8> {
     let model = groundgate::gate::GateModel::default();
     let bytes = groundgate::index::with_gate_model(excerpt_index(), &model).expect("gate section");
@@ -165,9 +166,11 @@ fn base() -> Vec<u8> {
     let id = SectionId::GuardedNames as u32;
     let weights = base_weights(&bytes);
     let mut sections = raw_sections(&bytes).expect("sections");
-    sections.retain(|s| s.0 != id && s.0 != SectionId::Weights as u32);
+    let language = SectionId::PromptLanguage as u32;
+    sections.retain(|s| s.0 != id && s.0 != SectionId::Weights as u32 && s.0 != language);
     sections.push((id, &guarded));
     sections.push((SectionId::Weights as u32, &weights));
+    sections.push((language, b"ko"));
     groundgate::index::format::write_raw(groundgate::index::format::version(&bytes), &sections)
 }
 
@@ -242,6 +245,18 @@ fn a_gate_model_fitted_for_another_feature_count_is_refused_by_name() {
     let mut engine = Engine::new(groundgate::Config::default()).expect("engine");
     let e = engine.add_instance("old", bytes, InstanceOptions::default()).expect_err("refused");
     assert!(e.to_string().contains("calibrate --write"), "{e}");
+}
+
+#[test]
+fn a_prompt_language_the_gate_cannot_tell_is_refused_with_valid_checksums() {
+    assert!(Index::open(base().as_slice()).expect("base").korean_prompts());
+    for forged in [&b"en"[..], b"", b"ko\n", b"kor", &[0xFF, 0xFE]] {
+        let bytes = mutate_section(&base(), SectionId::PromptLanguage as u32, |d| *d = forged.to_vec())
+            .expect("re-framed");
+        let Err(e) = Index::open(bytes.as_slice()) else { panic!("{forged:?} opened") };
+        assert_eq!(e.code(), "corrupt", "{e}");
+        assert!(e.to_string().contains("prompt_language"), "{e}");
+    }
 }
 
 #[test]

@@ -24,6 +24,9 @@ pub fn run(path: &Path) -> Result<(), Box<dyn std::error::Error>> {
     println!("sufficiency   {}", m.sufficiency);
     println!("anchors       {}", index.anchors()?.len());
     println!("glossary      {}", index.glossary()?.len());
+    if index.korean_prompts() {
+        println!("prompts       in Korean (a prompt without Hangul is not about these documents)");
+    }
     println!("sections:");
     for s in format::read_table(&bytes)? {
         println!("  {:<10} {:>9} bytes  crc {:08x}", s.id.name(), s.len, s.crc);
