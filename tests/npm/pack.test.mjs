@@ -223,6 +223,28 @@ test('bin: build indexes HTML and Markdown with Node alone, the same bytes as th
   const everyday = (index) => JSON.parse(run(bin, ['search', '--index', index, '--k', '1', '--jsonl'], { input: '{"id":1,"query":"바꾸기"}\n' }).stdout).hits;
   assert.equal(everyday('out/mine-th.ggi')[0]?.source, 'faq');
   assert.deepEqual(everyday('out/mine.ggi'), []);
+  // `prompt_language = "ko"` through the bin's indexer: written alike by Node and natively, and
+  // then an English prompt is not about these documents (their English FAQ entry included).
+  writeFileSync(path.join(scratch, 'mine-ko.toml'), readFileSync(path.join(scratch, 'mine.toml'), 'utf8')
+    .replace('title = "My docs"', 'title = "My docs"\nprompt_language = "ko"'));
+  assert.equal(run(bin, ['build', '--manifest', 'mine-ko.toml', '--out', 'out/mine-ko.ggi', '--quiet']).status, 0);
+  assert.equal(run(cli, ['build', '--manifest', 'mine-ko.toml', '--out', 'native-ko.ggi', '--quiet']).status, 0);
+  assert.deepEqual(readFileSync(path.join(scratch, 'out/mine-ko.ggi')), readFileSync(path.join(scratch, 'native-ko.ggi')));
+  assert.match(run(cli, ['info', '--index', 'native-ko.ggi']).stdout, /\nprompts +in Korean/);
+  const english = (index) => JSON.parse(run(bin, ['ask', '--index', index, '--jsonl', '--now', '0'],
+    { input: '{"id":1,"prompt":"When are refunds paid after the request?"}\n' }).stdout);
+  const [plain, korean] = [english('out/mine.ggi'), english('out/mine-ko.ggi')];
+  assert.equal(plain.log.instances[0].gate.other_language, undefined);
+  assert.equal(korean.log.instances[0].gate.other_language, true);
+  assert.equal(korean.log.instances[0].outcome, 'not_relevant');
+  assert.deepEqual([korean.route, korean.evidence], ['skip', []]);
+  // A language the gate cannot tell: refused with a message, exit code 1, no file.
+  writeFileSync(path.join(scratch, 'mine-en.toml'), readFileSync(path.join(scratch, 'mine-ko.toml'), 'utf8')
+    .replace('prompt_language = "ko"', 'prompt_language = "en"'));
+  const bad = run(bin, ['build', '--manifest', 'mine-en.toml', '--out', 'out/mine-en.ggi']);
+  assert.equal(bad.status, 1, bad.stderr);
+  assert.match(bad.stderr, /prompt_language.*"en"; the gate can tell only \["ko"\]/);
+  assert.equal(existsSync(path.join(scratch, 'out/mine-en.ggi')), false);
   // The repo's test data (every input format) too.
   const data = path.join(root, 'tests/data/excerpts.toml');
   assert.equal(run(bin, ['build', '--manifest', data, '--out', 'excerpts.ggi', '--quiet']).status, 0);
