@@ -53,11 +53,15 @@ pub enum Parsed {
 /// Read line number `n` (1-based, for messages) of `line` (without its `\n`); `len` is its
 /// length in bytes when it was longer than what was kept.
 pub fn parse(line: &[u8], n: usize, len: usize) -> Parsed {
+    // The line's bytes without a trailing `\r` (seen when the whole line was kept).
+    let (line, len) = match line.strip_suffix(b"\r") {
+        Some(l) if len == line.len() => (l, len - 1),
+        _ => (line, len),
+    };
     if len > MAX_LINE_BYTES {
         let e = Error::invalid("line", format!("line {n} is {len} bytes, at most {MAX_LINE_BYTES}"));
         return Parsed::Bad { id: Value::Null, error: e };
     }
-    let line = line.strip_suffix(b"\r").unwrap_or(line);
     let text = match std::str::from_utf8(line) {
         Ok(t) => t,
         Err(e) => {
@@ -180,6 +184,121 @@ pub fn tool_result(engine: &Engine, mut body: Map<String, Value>, tool: Option<&
     tools::call_json(engine, &name, &args)
 }
 
+/// What each line of a `--jsonl` loop may leave out: the defaults the command line gives (`ask
+/// --session --format`, `search --k …`). JS `Engine.askLine` / `toolLine` take them as an object.
+#[cfg(feature = "tools")]
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct LineDefaults {
+    /// `ask`: the session id for dedup (a line's `"session"` overrides it).
+    pub session: Option<String>,
+    /// `ask`: the context format.
+    pub format: crate::deliver::Format,
+    /// Tools: the tool of a line without `"tool"` (`groundgate search --jsonl`: `search`).
+    pub tool: Option<String>,
+    /// Tools: arguments added to a line without `"arguments"`, where the line does not give them.
+    pub arguments: Map<String, Value>,
+}
+
+#[cfg(feature = "tools")]
+/// `{"id": …, …the answer's fields}`: an `ask` reply line.
+#[derive(serde::Serialize)]
+struct AskReply<'a> {
+    id: &'a Value,
+    #[serde(flatten)]
+    answer: &'a crate::engine::Answer,
+}
+
+#[cfg(feature = "tools")]
+/// One `ask` request `{"prompt", "session"?, "rerank"?}` (its id taken out) → its reply line, or
+/// the error line: a prompt that is not a string, a session that is neither a string nor null, a
+/// rerank that is not [`RerankOptions`](crate::rerank::RerankOptions) (docs/rerank.md).
+pub fn ask_reply(
+    engine: &mut Engine,
+    id: &Value,
+    body: &Map<String, Value>,
+    defaults: &LineDefaults,
+) -> String {
+    let answer = (|| {
+        let prompt = field(body, "prompt")?;
+        let session = match body.get("session") {
+            None | Some(Value::Null) => defaults.session.clone(),
+            Some(Value::String(s)) => Some(s.clone()),
+            Some(_) => return Err(Error::invalid("session", "must be a string")),
+        };
+        let rerank = match body.get("rerank") {
+            None | Some(Value::Null) => None,
+            Some(r) => {
+                Some(serde_json::from_value(r.clone()).map_err(|e| Error::invalid("rerank", e.to_string()))?)
+            }
+        };
+        let opts =
+            crate::engine::AskOptions { session, format: defaults.format, rerank, ..Default::default() };
+        let answer = engine.ask(prompt, &opts)?;
+        serde_json::to_string(&AskReply { id, answer: &answer })
+            .map_err(|e| Error::invalid("result", e.to_string()))
+    })();
+    answer.unwrap_or_else(|e| error_reply(id, &e))
+}
+
+#[cfg(feature = "tools")]
+/// One tool request (its id taken out) → its reply line `{"id","result"}` or the error line: the
+/// tool is the line's `"tool"`, else `defaults.tool`; a line without `"arguments"` gets
+/// `defaults.arguments` where it does not give them ([`tool_result`]).
+pub fn tool_reply(
+    engine: &Engine,
+    id: &Value,
+    mut body: Map<String, Value>,
+    defaults: &LineDefaults,
+) -> String {
+    if !body.contains_key("arguments") {
+        for (k, v) in &defaults.arguments {
+            body.entry(k.clone()).or_insert_with(|| v.clone());
+        }
+    }
+    match tool_result(engine, body, defaults.tool.as_deref()) {
+        Ok(json) => reply(id, &json),
+        Err(e) => error_reply(id, &e),
+    }
+}
+
+#[cfg(feature = "tools")]
+/// `{"id", "hits"}`: a reply line of the one-index `search --jsonl` contract.
+#[derive(serde::Serialize)]
+struct HitsReply<'a> {
+    id: &'a Value,
+    hits: Vec<crate::search::Hit>,
+}
+
+#[cfg(feature = "tools")]
+/// One request `{"query"}` of the one-index `search --jsonl` contract (its id taken out) → `{"id",
+/// "hits"}` with the BM25 top `k` of `index` ([`search::search`](crate::search::search)), or the
+/// error line.
+pub fn hits_reply<D: AsRef<[u8]> + Clone>(
+    index: &crate::Index<D>,
+    id: &Value,
+    body: &Map<String, Value>,
+    k: usize,
+) -> String {
+    let hits = field(body, "query").and_then(|q| crate::search::search(index, q, k));
+    hits.and_then(|hits| {
+        serde_json::to_string(&HitsReply { id, hits }).map_err(|e| Error::invalid("result", e.to_string()))
+    })
+    .unwrap_or_else(|e| error_reply(id, &e))
+}
+
+#[cfg(feature = "tools")]
+/// Line `n` (1-based) of a loop, as text → its output line (`""` for a blank line): `reply` for a
+/// request, the error line for a line that is not one ([`parse`]). For hosts that read lines
+/// themselves (JS `Engine.askLine`, `toolLine`); the bytes' bound and UTF-8 are theirs to check.
+pub fn line_reply(line: &str, n: usize, reply: impl FnOnce(&Value, Map<String, Value>) -> String) -> String {
+    match parse(line.as_bytes(), n, line.len()) {
+        Parsed::Blank => String::new(),
+        Parsed::Request { id, body } => reply(&id, body),
+        Parsed::Bad { id, error } => error_reply(&id, &error),
+    }
+}
+
 #[cfg(feature = "tools")]
 /// The id of a request line, whatever else it holds.
 #[derive(Deserialize)]
@@ -281,5 +400,89 @@ mod tests {
         assert_eq!(lines[6], r#"{"id":9,"result":{}}"#);
         // The last line has no newline and still gets its answer.
         assert_eq!(served(b"{\"id\":9}"), vec![r#"{"id":9,"result":{}}"#]);
+    }
+
+    #[test]
+    fn a_line_of_exactly_the_bound_may_end_in_cr_lf() {
+        let mut line = b"{\"id\":1,\"q\":\"".to_vec();
+        line.resize(MAX_LINE_BYTES - 2, b'a');
+        line.extend_from_slice(b"\"}");
+        let mut input = line.clone();
+        input.extend_from_slice(b"\r\n");
+        input.extend_from_slice(&line);
+        input.extend_from_slice(b"a\r\n");
+        let lines = served(&input);
+        assert!(lines[0].starts_with(r#"{"id":1,"result""#), "{}", &lines[0][..80]);
+        assert!(lines[1].contains(&format!("line 2 is {} bytes", MAX_LINE_BYTES + 1)), "{}", lines[1]);
+    }
+
+    #[cfg(feature = "tools")]
+    fn engine() -> Engine {
+        let bytes =
+            std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/v1/excerpts.ggi")).unwrap();
+        let mut e = Engine::new(Default::default()).unwrap();
+        e.add_instance("x", bytes, Default::default()).unwrap();
+        e.set_clock(Box::new(crate::engine::FixedClock(0)));
+        e
+    }
+
+    #[cfg(feature = "tools")]
+    #[test]
+    fn ask_lines_check_every_field_and_echo_the_id() {
+        let mut e = engine();
+        let d = LineDefaults { session: Some("s".into()), ..Default::default() };
+        let mut ask = |line: &str| line_reply(line, 1, |id, body| ask_reply(&mut e, id, &body, &d));
+        let first = ask(r#"{"id":[1],"prompt":"대한민국의 주권은 누구에게 있나요?"}"#);
+        assert!(first.starts_with(r#"{"id":[1],"route":"push""#), "{first}");
+        // The default session dedups the same evidence; a line's own session does not share it.
+        let again = ask(r#"{"id":2,"prompt":"대한민국의 주권은 누구에게 있나요?"}"#);
+        assert!(again.contains("all_deduplicated"), "{again}");
+        let own = ask(r#"{"id":3,"prompt":"대한민국의 주권은 누구에게 있나요?","session":"t"}"#);
+        assert!(own.contains(r#""dedup_skipped":[]"#), "{own}");
+        for (line, why) in [
+            (r#"{"id":4,"prompt":"주권","session":7}"#, "invalid session: must be a string"),
+            (r#"{"id":4,"prompt":"주권","rerank":"x"}"#, "invalid rerank: invalid type: string"),
+            (r#"{"id":4,"prompt":5}"#, "invalid prompt: each line needs a string"),
+        ] {
+            let out = ask(line);
+            assert!(
+                out.starts_with(r#"{"id":4,"error":{"code":"invalid_argument""#) && out.contains(why),
+                "{out}"
+            );
+        }
+        assert_eq!(ask("  "), "");
+        assert!(ask("[1]").contains("line 1 is not a JSON object"));
+    }
+
+    #[cfg(feature = "tools")]
+    #[test]
+    fn tool_lines_take_the_loops_defaults_and_hits_lines_the_historic_shape() {
+        let e = engine();
+        let d = LineDefaults {
+            tool: Some("search".into()),
+            arguments: serde_json::from_str(r#"{"k":1}"#).unwrap(),
+            ..Default::default()
+        };
+        let tool = |line: &str| line_reply(line, 3, |id, body| tool_reply(&e, id, body, &d));
+        let one = tool(r#"{"id":1,"query":"주권"}"#);
+        assert!(
+            one.starts_with(r#"{"id":1,"result":{"query":"주권""#) && one.matches(r#""rank":"#).count() == 1,
+            "{one}"
+        );
+        assert!(tool(r#"{"id":1,"query":"대통령","k":3}"#).matches(r#""rank":"#).count() == 3);
+        assert!(tool(r#"{"id":1,"tool":"grep","arguments":{"text":"주권"}}"#).contains(r#""matches":["#));
+        assert!(tool("nope").contains("line 3 is not JSON"));
+        let index = crate::Index::open(
+            std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/v1/excerpts.ggi")).unwrap(),
+        )
+        .unwrap();
+        let hits =
+            line_reply(r#"{"id":"q","query":"대통령"}"#, 1, |id, body| hits_reply(&index, id, &body, 2));
+        assert!(
+            hits.starts_with(r#"{"id":"q","hits":[{"rank":1,"#) && hits.matches(r#""rank":"#).count() == 2,
+            "{hits}"
+        );
+        let none = line_reply(r#"{"id":"q"}"#, 1, |id, body| hits_reply(&index, id, &body, 2));
+        assert!(none.contains(r#"invalid query: each line needs a string \"query\""#), "{none}");
     }
 }

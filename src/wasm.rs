@@ -43,6 +43,8 @@ export interface RerankOptions {
 export interface RerankWeights { depth?: number; diversity?: number; clarity?: number; authority?: number; recency?: number }
 /** Judges' thresholds (probabilities 0–1; 0 accepts whatever is found, 1 nothing) and extra anchors. */
 export interface InstanceOptions { sufficiency?: number; relevance?: number; anchors?: string[] }
+/** What each line of `askLine` / `toolLine` may leave out (the npm bin's command-line flags). */
+export interface LineDefaults { session?: string; format?: "short" | "detailed"; tool?: string; arguments?: Record<string, unknown> }
 /** Source, location, reference date and link of a piece of evidence. */
 export interface Citation {
   source: string; title: string; page: number | null; article: string | null;
@@ -251,6 +253,15 @@ export function hitObjects(all, f) {
   }
   return hits;
 }
+export function finiteJson(value) {
+  let bad = null;
+  const text = JSON.stringify(value, function (k, v) {
+    const n = v instanceof Number ? v.valueOf() : v;
+    if (bad === null && typeof n === 'number' && !Number.isFinite(n)) bad = [String(k), String(n)];
+    return v;
+  });
+  return bad === null ? text : bad;
+}
 "#)]
 extern "C" {
     /// The hit objects of [`hits_to_js`]: `all` the strings, `fields` [`HIT_FIELDS`] numbers a hit
@@ -258,6 +269,10 @@ extern "C" {
     /// a score that is not finite is `null`, as serde_json writes it.
     #[wasm_bindgen(js_name = hitObjects, catch)]
     fn hit_objects(all: &JsValue, fields: &[f64]) -> Result<JsValue, JsValue>;
+    /// `JSON.stringify(value)`, or `[key, "NaN" | "Infinity" | "-Infinity"]` for the first number
+    /// that is not finite (JSON would write it as `null`, read as "not given").
+    #[wasm_bindgen(js_name = finiteJson, catch)]
+    fn finite_json(value: &JsValue) -> Result<JsValue, JsValue>;
 }
 
 #[wasm_bindgen]
@@ -314,7 +329,9 @@ fn from_js<T: serde::de::DeserializeOwned + Default>(
 /// but an object whose JSON is an object is the typed error naming it: an array would pass serde as
 /// a sequence of fields, and a BigInt, a symbol, a function, a revoked Proxy or a throwing `toJSON`
 /// or getter has no JSON (`JSON.stringify` is imported with `catch`: its exception is caught inside
-/// the call and cannot unwind past the engine's borrow; `typeof` cannot throw).
+/// the call and cannot unwind past the engine's borrow; `typeof` cannot throw). A number that is not
+/// finite (NaN, ±Infinity) is the typed error naming its key: JSON has no such number, and
+/// `JSON.stringify`'s `null` would read as "not given".
 fn object_json(value: &JsValue, what: &'static str) -> Result<Option<String>, JsValue> {
     if value.is_undefined() || value.is_null() {
         return Ok(None);
@@ -322,9 +339,16 @@ fn object_json(value: &JsValue, what: &'static str) -> Result<Option<String>, Js
     if !value.is_object() {
         return Err(js_error(Error::invalid(what, "must be an object")));
     }
-    js_sys::JSON::stringify(value)
-        .ok()
-        .and_then(|s| s.as_string())
+    let json = finite_json(value).ok();
+    if let Some(bad) = json.as_ref().filter(|j| j.is_object()) {
+        let bad = js_sys::Array::from(bad);
+        let part = |i| bad.get(i).as_string().unwrap_or_default();
+        return Err(js_error(Error::invalid(
+            what,
+            format!("\"{}\" is {}, not a finite number", part(0), part(1)),
+        )));
+    }
+    json.and_then(|s| s.as_string())
         .filter(|s| s.starts_with('{'))
         .map(Some)
         .ok_or_else(|| js_error(Error::invalid(what, "not a JSON-compatible object")))
@@ -615,6 +639,51 @@ impl WasmEngine {
         })
     }
 
+    /// The funnel of a decision log file's text (`ask --jsonl` output, a hook's `--log`) as the
+    /// native `groundgate stats` prints it (`deliver::FunnelReport`); lines not JSON are skipped
+    /// and counted.
+    pub fn funnel(#[wasm_bindgen(unchecked_param_type = "string")] text: JsValue) -> Result<String, JsValue> {
+        Ok(crate::deliver::FunnelReport::read(&string_arg(&text, "text")?).render())
+    }
+
+    /// Line `n` (1-based) of `ask --jsonl` → its output line (`""` for a blank line): `{"id", …the
+    /// answer}` or `{"id", "error"}`, as the native CLI writes it (`protocol::ask_reply`).
+    /// `defaults`: `{session?, format?}`, what a line leaves out. Never throws. The line is text:
+    /// the host checks its bytes (at most 1 MiB, UTF-8), as the npm bin does.
+    #[wasm_bindgen(js_name = askLine, unchecked_return_type = "string")]
+    pub fn ask_line(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "string")] line: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number")] n: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "LineDefaults | undefined")] defaults: JsValue,
+    ) -> JsValue {
+        js_string(&match line_args(&line, &n, defaults) {
+            Ok((line, n, defaults)) => protocol::line_reply(&line, n, |id, body| {
+                protocol::ask_reply(&mut self.engine, id, &body, &defaults)
+            }),
+            Err(e) => protocol::error_reply(&serde_json::Value::Null, &e),
+        })
+    }
+
+    /// Line `n` (1-based) of a tool's `--jsonl` loop → its output line (`""` for a blank line):
+    /// `{"id","result"}` or `{"id","error"}` (`protocol::tool_reply`). `defaults`: `{tool?,
+    /// arguments?}`, the tool of a line without `"tool"` and arguments for a line without
+    /// `"arguments"`. Never throws.
+    #[wasm_bindgen(js_name = toolLine, unchecked_return_type = "string")]
+    pub fn tool_line(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] line: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number")] n: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "LineDefaults | undefined")] defaults: JsValue,
+    ) -> JsValue {
+        js_string(&match line_args(&line, &n, defaults) {
+            Ok((line, n, defaults)) => protocol::line_reply(&line, n, |id, body| {
+                protocol::tool_reply(&self.engine, id, body, &defaults)
+            }),
+            Err(e) => protocol::error_reply(&serde_json::Value::Null, &e),
+        })
+    }
+
     /// The `search` tool: BM25 over one or all instances, merged.
     #[wasm_bindgen(js_name = searchTool, unchecked_return_type = "SearchResult")]
     pub fn search_tool(
@@ -710,6 +779,33 @@ impl WasmEngine {
     }
 }
 
+/// The arguments of `askLine` / `toolLine`, checked; the error is the error line's.
+#[cfg(feature = "tools")]
+fn line_args(
+    line: &JsValue,
+    n: &JsValue,
+    defaults: JsValue,
+) -> Result<(String, usize, protocol::LineDefaults), Error> {
+    let line = line
+        .as_string()
+        .ok_or_else(|| Error::invalid("line", "must be a string (one JSON Lines request)"))?;
+    let n = n.as_f64().filter(|n| n.fract() == 0.0 && (1.0..=f64::from(u32::MAX)).contains(n));
+    let n = n.ok_or_else(|| Error::invalid("n", "must be the line's number, a whole number ≥ 1"))? as usize;
+    let defaults = match object_json(&defaults, "defaults") {
+        Ok(None) => protocol::LineDefaults::default(),
+        Ok(Some(json)) => {
+            serde_json::from_str(&json).map_err(|e| Error::invalid("defaults", e.to_string()))?
+        }
+        Err(_) => {
+            return Err(Error::invalid(
+                "defaults",
+                "must be an object {session?, format?, tool?, arguments?}",
+            ));
+        }
+    };
+    Ok((line, n, defaults))
+}
+
 /// A JS arguments value as JSON text (`undefined`/`null`: empty, read as no arguments); anything
 /// but an object is the typed error (one rule: [`object_json`]).
 #[cfg(feature = "tools")]
@@ -730,6 +826,29 @@ impl WasmEngine {
 #[wasm_bindgen(js_name = Index)]
 pub struct WasmIndex {
     index: Index<Arc<[u8]>>,
+}
+
+#[cfg(feature = "tools")]
+#[wasm_bindgen(js_class = Index)]
+impl WasmIndex {
+    /// Line `n` (1-based) of the one-index `search --jsonl` contract → its output line (`""` for a
+    /// blank line): `{"id","hits"}` with the top `k`, or `{"id","error"}`, as the native CLI writes
+    /// it (`protocol::hits_reply`). Never throws; the host checks the line's bytes.
+    #[wasm_bindgen(js_name = searchLine, unchecked_return_type = "string")]
+    pub fn search_line(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] line: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number")] n: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number")] k: JsValue,
+    ) -> JsValue {
+        let k = count_arg(&k, "k").map_err(|_| Error::invalid("k", "must be a whole number ≥ 0"));
+        js_string(&match (line_args(&line, &n, JsValue::UNDEFINED), k) {
+            (Ok((line, n, _)), Ok(k)) => {
+                protocol::line_reply(&line, n, |id, body| protocol::hits_reply(&self.index, id, &body, k))
+            }
+            (Err(e), _) | (_, Err(e)) => protocol::error_reply(&serde_json::Value::Null, &e),
+        })
+    }
 }
 
 #[wasm_bindgen(js_class = Index)]

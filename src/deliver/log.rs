@@ -253,6 +253,59 @@ impl Funnel {
     }
 }
 
+/// [`Funnel`] over a JSON Lines file (`ask --jsonl` output, a hook's `--log`, bare decision logs),
+/// with what was not counted: a line without a decision log (an error line) or not JSON at all (a
+/// log a hook appends to can end in a half-written line) is skipped and reported, never fatal.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct FunnelReport {
+    /// The funnel of the lines read.
+    pub funnel: Funnel,
+    /// JSON lines without a decision log.
+    pub without_log: usize,
+    /// Line numbers (1-based) of the lines that are not JSON.
+    pub not_json: Vec<usize>,
+}
+
+impl FunnelReport {
+    /// Read every non-blank line of `text`: a decision log, or a record holding one under `log`.
+    pub fn read(text: &str) -> FunnelReport {
+        let mut r = FunnelReport::default();
+        for (n, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+            let Ok(v) = serde_json::from_str::<serde_json::Value>(line) else {
+                r.not_json.push(n + 1);
+                continue;
+            };
+            let log = match v {
+                serde_json::Value::Object(mut o) => o.remove("log").unwrap_or(serde_json::Value::Object(o)),
+                other => other,
+            };
+            match serde_json::from_value(log) {
+                Ok(l) => r.funnel.add(&l),
+                Err(_) => r.without_log += 1,
+            }
+        }
+        r
+    }
+
+    /// [`Funnel::render`] and a line for each kind of line skipped.
+    pub fn render(&self) -> String {
+        let mut out = self.funnel.render();
+        if self.without_log > 0 {
+            out.push_str(&format!(
+                "({} lines without a decision log skipped: error lines)\n",
+                self.without_log
+            ));
+        }
+        if let Some(first) = self.not_json.first() {
+            out.push_str(&format!(
+                "({} lines not JSON skipped, the first at line {first}: a line cut short?)\n",
+                self.not_json.len()
+            ));
+        }
+        out
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -283,5 +336,21 @@ mod tests {
         assert!(json.contains("\"outcome\":\"small_talk\""), "{json}");
         assert_eq!(serde_json::from_str::<DecisionLog>(&json).expect("back"), skipped(Outcome::SmallTalk));
         assert_eq!(Outcome::SmallTalk.name(), "small_talk");
+    }
+
+    #[test]
+    fn a_funnel_report_counts_what_it_skips_and_never_fails() {
+        let log = serde_json::to_string(&skipped(Outcome::TooLong)).unwrap();
+        let text =
+            format!("{log}\n{{\"id\":1,\"log\":{log}}}\n\n{{\"id\":2,\"error\":{{}}}}\n[1]\n{{\"id\":3,\"lo");
+        let r = FunnelReport::read(&text);
+        assert_eq!(
+            (r.funnel.prompts, r.funnel.too_long, r.without_log, r.not_json.clone()),
+            (2, 2, 2, vec![6])
+        );
+        let shown = r.render();
+        assert!(shown.starts_with("prompts                    2\n"), "{shown}");
+        assert!(shown.ends_with("(2 lines without a decision log skipped: error lines)\n(1 lines not JSON skipped, the first at line 6: a line cut short?)\n"), "{shown}");
+        assert_eq!(FunnelReport::read("").render(), Funnel::default().render());
     }
 }

@@ -9,5 +9,5 @@ pub mod rules;
 pub mod session;
 
 pub use context::Format;
-pub use log::{DecisionLog, Funnel, InstanceLog, Outcome};
+pub use log::{DecisionLog, Funnel, FunnelReport, InstanceLog, Outcome};
 pub use session::{SessionState, Sessions, Shown};

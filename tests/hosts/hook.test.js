@@ -74,6 +74,16 @@ test('push: exactly the evidence block ask gives, then one line of the delivery 
   }
 });
 
+test('a state directory it cannot make or write: the evidence still comes, without dedup, and a warning', async () => {
+  const file = path.join(dir, 'a-file');
+  fs.writeFileSync(file, '');
+  for (const state of [path.join(file, 'state'), file]) {
+    const r = await hook(DOMAIN, { session: 'no-state', state });
+    assert.ok(contextOf(r).startsWith(ask(DOMAIN).context), r.stdout.slice(0, 200));
+    assert.match(r.stderr, /groundgate hook: cannot use the state directory .*going on without dedup/);
+  }
+});
+
 test('pull: the MCP tool calls from the hints, no evidence', async () => {
   const want = ask(PASTED);
   assert.equal(want.route, 'pull');
@@ -225,12 +235,15 @@ test('the decision log feeds groundgate stats; time per call (p50/max)', async (
     assert.ok(['push', 'pull', 'skip'].includes(l.route));
     assert.ok(Array.isArray(l.log.instances) && typeof l.log.prompt_chars === 'number');
   }
+  // The package's own `stats` (what the README's Claude Code section runs), on the log with a
+  // half-written last line: counted, not fatal; natively the same bytes.
+  fs.appendFileSync(log, '{"id":null,"route":"pu');
+  const r = await run(process.execPath, [BIN, 'stats', log]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, new RegExp(`^prompts +${prompts.length * 3}$`, 'm'));
+  assert.match(r.stdout, /^\(1 lines not JSON skipped, the first at line 19: a line cut short\?\)$/m);
   const cli = path.join(ROOT, 'target', 'release', 'groundgate');
-  if (fs.existsSync(cli)) {
-    const r = await run(cli, ['stats', log]);
-    assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stdout, new RegExp(`^prompts +${prompts.length * 3}$`, 'm'));
-  }
+  if (fs.existsSync(cli)) assert.equal((await run(cli, ['stats', log])).stdout, r.stdout);
   const { p50, max } = p50max(times);
   t.diagnostic(`hook process per prompt (node + wasm + ${INDEXES.length} default indexes): p50 ${p50.toFixed(0)} ms, max ${max.toFixed(0)} ms over ${times.length} calls`);
   assert.ok(max < 5000, `a hook call took ${max} ms (Claude Code's default hook timeout is far above, but this is too slow)`);

@@ -112,3 +112,18 @@ test('wrong JS types are typed errors, never a trap or a poisoned engine (issue 
   }
   assert.deepEqual(engine.instances(), ['x']);
 });
+
+test('a number that is not finite in an options object is a typed error naming it, not "not given"', () => {
+  // JSON.stringify writes NaN and ±Infinity as null, which serde reads as an absent option.
+  const engine = new gg.Engine();
+  const bytes = readFileSync(path.join(root, 'tests/fixtures/v1/excerpts.ggi'));
+  engine.addInstance('x', bytes);
+  const named = (key, value) => (e) => e.code === 'invalid_argument' && e.message.includes(`"${key}" is ${value}, not a finite number`);
+  assert.throws(() => engine.addInstance('y', bytes, { relevance: NaN }), named('relevance', 'NaN'));
+  assert.throws(() => engine.ask('주권', { now_ms: Infinity }), named('now_ms', 'Infinity'));
+  assert.throws(() => engine.ask('주권', { rerank: { weights: { depth: -Infinity } } }), named('depth', '-Infinity'));
+  assert.throws(() => engine.askJson('주권', { now_ms: new Number(NaN) }), named('now_ms', 'NaN'));
+  assert.throws(() => new gg.Engine({ top_k: NaN }), named('top_k', 'NaN'));
+  assert.deepEqual(engine.instances(), ['x']);
+  assert.equal(engine.ask('주권', { now_ms: 5 }).route !== undefined, true);
+});

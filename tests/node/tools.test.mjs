@@ -87,3 +87,43 @@ test('typed methods, definitions and bad input', () => {
   assert.match(e.handleLine('{"id":1,"tool":"sources","arguments":{"instance":"nope"}}'), /^\{"id":1,"error":\{"code":"invalid_argument"/);
   assert.equal(e.handleLine(''), '');
 });
+
+test('NaN and Infinity in tool arguments are typed errors naming the field, not defaults', () => {
+  const e = engine();
+  const named = (key, value) => (err) => err.code === 'invalid_argument' && err.message.includes(`"${key}" is ${value}, not a finite number`);
+  assert.throws(() => e.callTool('search', { query: '주권', k: NaN }), named('k', 'NaN'));
+  assert.throws(() => e.searchTool({ query: '주권', k: Infinity }), named('k', 'Infinity'));
+  assert.throws(() => e.read({ instance: 'excerpts', source: 'constitution', chunk: NaN }), named('chunk', 'NaN'));
+  assert.throws(() => e.searchTool({ query: '주권', fuse_k: -Infinity }), named('fuse_k', '-Infinity'));
+  assert.throws(() => gg.Engine.rrf({ lists: [['excerpts:0:0']], k: NaN }), named('k', 'NaN'));
+  assert.equal(e.searchTool({ query: '주권', k: 2 }).results.length, 2);
+});
+
+test('JSON Lines as the native CLI reads them: askLine, toolLine, Index.searchLine, Engine.funnel', () => {
+  const e = engine();
+  const input = ['{"id":1,"query":"주권"}', '', '{"id":{"b":1,"a":2},"query":"대통령","k":1}', '{"id":1e400,"query":"x"}',
+    '{"id":2,"query":"\\ud800"}', '[3]', 'not json', '{"id":3,"tool":"grep","arguments":{"text":"주권"}}', '{"id":4}'];
+  const stdin = input.join('\n') + '\n';
+  const native = (args) => execFileSync(cli, [...args, ...indexes.flatMap((p) => ['--index', p])], { input: stdin, encoding: 'utf8' });
+  const js = (f) => input.map((l, i) => f(l, i + 1)).filter((o) => o !== '').map((o) => o + '\n').join('');
+  const tool = { tool: 'search', arguments: { k: 2 } };
+  assert.equal(js((l, n) => e.toolLine(l, n, tool)), native(['search', '--jsonl', '--k', '2']));
+  const one = ['--index', indexes[1]];
+  const index = new gg.Index(readFileSync(indexes[1]));
+  assert.equal(js((l, n) => index.searchLine(l, n, 3)), execFileSync(cli, ['search', '--jsonl', '--k', '3', ...one], { input: stdin, encoding: 'utf8' }));
+  const asks = ['{"id":1,"prompt":"대통령의 임기는 몇 년인가요?","session":"s"}', '{"id":2,"prompt":"대통령의 임기는 몇 년인가요?","session":"s"}',
+    '{"id":3,"prompt":"x","session":7}', '{"id":4,"prompt":"대통령의 임기","rerank":{"weights":{"depth":2}}}', '{"id":5,"prompt":"x","rerank":[1]}'];
+  const fresh = engine();
+  fresh.setClock(0);
+  const replies = asks.map((l, i) => fresh.askLine(l, i + 1, { format: 'detailed' }) + '\n').join('');
+  const askNative = execFileSync(cli, ['ask', '--jsonl', '--now', '0', '--format', 'detailed', ...indexes.flatMap((p) => ['--index', p])], { input: asks.join('\n'), encoding: 'utf8' });
+  assert.equal(replies, askNative);
+  assert.match(replies, /"id":3,"error":\{"code":"invalid_argument","message":"invalid session: must be a string"\}/);
+  // Never throws: what is not a line or a line number is an error line.
+  for (const [line, n] of [[5, 1], ['{}', 0], ['{}', 1.5], [null, NaN]]) assert.match(e.askLine(line, n), /^\{"id":null,"error":\{"code":"invalid_argument"/);
+  assert.match(e.toolLine('{"id":1}', 1, { tool: 'search', nope: 1 }), /invalid defaults: unknown field `nope`/);
+  const funnel = gg.Engine.funnel(askNative + '{"id":6,"ro');
+  assert.match(funnel, /^prompts +3\n/);
+  assert.match(funnel, /2 lines without a decision log skipped[^]*1 lines not JSON skipped, the first at line 6/);
+  assert.throws(() => gg.Engine.funnel(null), (err) => err.code === 'invalid_argument');
+});

@@ -5,9 +5,7 @@ use std::path::PathBuf;
 
 use groundgate::deliver::Format;
 use groundgate::engine::FixedClock;
-use groundgate::{Answer, AskOptions, Config, Engine, Error, InstanceOptions};
-use serde::Serialize;
-use serde_json::Value;
+use groundgate::{AskOptions, Config, Engine, Error, InstanceOptions, protocol};
 
 use crate::timings::Timings;
 
@@ -21,13 +19,6 @@ pub struct Args {
     pub config: Option<PathBuf>,
     pub now: Option<u64>,
     pub prompt: Vec<String>,
-}
-
-#[derive(Serialize)]
-struct Line<'a> {
-    id: &'a Value,
-    #[serde(flatten)]
-    answer: &'a Answer,
 }
 
 /// Load every index into an engine; instance names are the indexes' own names.
@@ -66,31 +57,11 @@ pub fn run(a: Args) -> Result<(), Box<dyn std::error::Error>> {
     let mut out = std::io::BufWriter::new(stdout.lock());
     if a.jsonl {
         let mut clock = Timings::default();
-        groundgate::protocol::serve(std::io::stdin().lock(), &mut out, |id, body| {
-            let session =
-                body.get("session").and_then(Value::as_str).map(str::to_string).or(a.session.clone());
-            // An optional "rerank" per line (docs/rerank.md), checked like every option.
-            let rerank = body
-                .get("rerank")
-                .map(|r| serde_json::from_value(r.clone()))
-                .transpose()
-                .map_err(|e| groundgate::Error::invalid("rerank", e.to_string()));
-            let r = match (groundgate::protocol::field(&body, "prompt"), rerank) {
-                (Err(e), _) | (_, Err(e)) => Err(e),
-                (Ok(p), Ok(rerank)) => {
-                    let opts = AskOptions { session, format: a.format, rerank, ..AskOptions::default() };
-                    // Timed with serialization, as a host receives the answer.
-                    clock.time(|| {
-                        engine
-                            .ask(p, &opts)
-                            .map(|answer| serde_json::to_string(&Line { id, answer: &answer }))
-                    })
-                }
-            };
-            Ok(match r {
-                Ok(json) => json.map_err(std::io::Error::other)?,
-                Err(e) => groundgate::protocol::error_reply(id, &e),
-            })
+        let defaults =
+            protocol::LineDefaults { session: a.session.clone(), format: a.format, ..Default::default() };
+        // Timed with serialization, as a host receives the answer.
+        protocol::serve(std::io::stdin().lock(), &mut out, |id, body| {
+            Ok(clock.time(|| protocol::ask_reply(&mut engine, id, &body, &defaults)))
         })?;
         if a.timings {
             eprintln!("{}", clock.summary());
@@ -130,22 +101,11 @@ pub fn run(a: Args) -> Result<(), Box<dyn std::error::Error>> {
 
 /// `groundgate stats LOGFILE`: the funnel over `ask --jsonl` output (or bare decision logs).
 pub fn stats(path: &PathBuf, svg: Option<&std::path::Path>) -> Result<(), Box<dyn std::error::Error>> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let mut funnel = groundgate::deliver::Funnel::default();
-    let mut skipped = 0;
-    for (n, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
-        let v: Value =
-            serde_json::from_str(line).map_err(|e| format!("{}:{}: {e}", path.display(), n + 1))?;
-        let log = v.get("log").cloned().unwrap_or(v);
-        match serde_json::from_value(log) {
-            Ok(l) => funnel.add(&l),
-            Err(_) => skipped += 1,
-        }
-    }
-    print!("{}", funnel.render());
-    if skipped > 0 {
-        println!("({skipped} lines without a decision log skipped: error lines)");
-    }
+    // Lossy, as a JS host reads it: a log with a stray byte is still a log.
+    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let report = groundgate::deliver::FunnelReport::read(&String::from_utf8_lossy(&bytes));
+    print!("{}", report.render());
+    let funnel = report.funnel;
     let note = format!("{} prompts: {}", funnel.prompts, crate::chart::names(std::slice::from_ref(path)));
     crate::chart::write(&mut std::io::stdout().lock(), svg, || {
         groundgate::eval::chart::funnel(&funnel, &note)

@@ -3,19 +3,9 @@
 
 use std::path::PathBuf;
 
-use groundgate::search::{self, Hit};
 use groundgate::{Index, protocol};
-use serde::Serialize;
-use serde_json::Value;
 
 use crate::timings::Timings;
-
-/// One historic output line; fields in contract order.
-#[derive(Serialize)]
-struct Reply<'a> {
-    id: &'a Value,
-    hits: Vec<Hit>,
-}
 
 /// `search --index X --jsonl` without `--tool`: BM25 hits of one index, as before the tools.
 pub fn legacy_jsonl(path: &PathBuf, k: usize, timings: bool) -> Result<(), Box<dyn std::error::Error>> {
@@ -25,11 +15,7 @@ pub fn legacy_jsonl(path: &PathBuf, k: usize, timings: bool) -> Result<(), Box<d
     let mut out = std::io::BufWriter::new(stdout.lock());
     let mut clock = Timings::default();
     protocol::serve(std::io::stdin().lock(), &mut out, |id, body| {
-        let r = protocol::field(&body, "query").and_then(|q| clock.time(|| search::search(&index, q, k)));
-        Ok(match r {
-            Ok(hits) => serde_json::to_string(&Reply { id, hits }).map_err(std::io::Error::other)?,
-            Err(e) => protocol::error_reply(id, &e),
-        })
+        Ok(clock.time(|| protocol::hits_reply(&index, id, &body, k)))
     })?;
     if timings {
         eprintln!("{}", clock.summary());

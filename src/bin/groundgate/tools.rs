@@ -46,16 +46,13 @@ pub fn run(
     }
     if c.jsonl {
         let mut clock = Timings::default();
-        protocol::serve(std::io::stdin().lock(), &mut out, |id, mut body| {
-            if !body.contains_key("arguments") {
-                for (k, v) in &args {
-                    body.entry(k.clone()).or_insert_with(|| v.clone());
-                }
-            }
-            Ok(match clock.time(|| protocol::tool_result(&engine, body, name)) {
-                Ok(json) => protocol::reply(id, &json),
-                Err(e) => protocol::error_reply(id, &e),
-            })
+        let defaults = protocol::LineDefaults {
+            tool: name.map(str::to_string),
+            arguments: args.clone(),
+            ..Default::default()
+        };
+        protocol::serve(std::io::stdin().lock(), &mut out, |id, body| {
+            Ok(clock.time(|| protocol::tool_reply(&engine, id, body, &defaults)))
         })?;
         if c.timings {
             eprintln!("{}", clock.summary());

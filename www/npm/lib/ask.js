@@ -1,6 +1,7 @@
 'use strict';
 // `groundgate ask`: the push pipeline over one or more indexes, as JSON Lines (byte-identical to the
-// native CLI's `ask --jsonl`) or readable text.
+// native CLI's `ask --jsonl`: each line is answered by the library, `Engine.askLine`) or readable
+// text.
 
 const { parse, integer, usage, misplaced, promptAsIndex } = require('./args');
 const load = require('./load');
@@ -11,7 +12,7 @@ const spec = {
   index: { type: 'string', multiple: true, required: true, help: 'index files, one per instance' },
   session: { type: 'string', help: 'session id for dedup (a JSON line\'s "session" overrides it)' },
   format: { type: 'string', choices: ['short', 'detailed'], default: 'short', help: 'context format' },
-  jsonl: { type: 'boolean', help: 'read {"id","prompt","session"?} lines on stdin, write one answer line each' },
+  jsonl: { type: 'boolean', help: 'read {"id","prompt","session"?,"rerank"?} lines on stdin, write one answer line each' },
   timings: { type: 'boolean', requires: 'jsonl', help: 'with --jsonl: per-prompt time on stderr at the end' },
   config: { type: 'string', help: 'engine settings (TOML file)' },
   now: { type: 'string', help: 'fix the clock at this time (ms since the epoch)' },
@@ -41,15 +42,8 @@ async function run(argv) {
   const format = a.format;
   if (a.jsonl) {
     const clock = new jsonl.Timings();
-    await jsonl.serve((id, body) => {
-      const session = typeof body.session === 'string' ? body.session : a.session;
-      if (typeof body.prompt !== 'string') return jsonl.errorLine(id, jsonl.invalid('prompt', 'each line needs a string "prompt"'));
-      try {
-        return jsonl.okLine(id, clock.time(() => engine.askJson(body.prompt, { session, format })));
-      } catch (e) {
-        return jsonl.errorLine(id, e);
-      }
-    });
+    const defaults = { session: a.session, format };
+    await jsonl.serve((text, n) => clock.time(() => engine.askLine(text, n, defaults)));
     if (a.timings) process.stderr.write(clock.summary() + '\n');
     return;
   }

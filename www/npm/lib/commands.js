@@ -14,6 +14,7 @@ module.exports = {
   tool: () => require('./tools').command('tool'),
   tools: () => require('./tools').definitions,
   rules: () => require('./rules'),
+  stats: () => require('./stats'),
   build: () => require('./build'),
   mcp: () => require('./mcp'),
   hook: () => require('./hook'),

@@ -83,9 +83,20 @@ function sweep(dir, now = Date.now()) {
  * unreadable file); the prompt always goes on.
  */
 function withSession(engine, dir, session, fn, warn) {
-  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  try {
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  } catch (e) {
+    warn(`cannot use the state directory ${dir}: ${e.message}; going on without dedup`);
+    return fn();
+  }
   const file = fileOf(dir, session);
-  const release = lock(file);
+  let release;
+  try {
+    release = lock(file);
+  } catch (e) {
+    warn(`cannot lock the session state ${file}: ${e.message}; going on without dedup`);
+    return fn();
+  }
   if (!release) warn(`session state ${file} is locked by another prompt; going on without waiting`);
   try {
     let text = null;
@@ -102,10 +113,18 @@ function withSession(engine, dir, session, fn, warn) {
       }
     }
     const result = fn();
-    const out = engine.exportSession(session);
     const tmp = `${file}.${process.pid}.tmp`;
-    fs.writeFileSync(tmp, out, { mode: 0o600 });
-    fs.renameSync(tmp, file);
+    try {
+      fs.writeFileSync(tmp, engine.exportSession(session), { mode: 0o600 });
+      fs.renameSync(tmp, file);
+    } catch (e) {
+      warn(`cannot store the session state in ${file}: ${e.message}`);
+      try {
+        fs.rmSync(tmp, { force: true });
+      } catch {
+        // Nothing was written, or it is not ours to remove.
+      }
+    }
     return result;
   } finally {
     if (release) release();

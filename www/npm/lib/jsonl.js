@@ -1,18 +1,19 @@
 'use strict';
-// The JSON Lines contract of `ask --jsonl` and `search --jsonl` as the library's src/protocol.rs
-// spells it for the native CLI: input bytes split at `\n` (a trailing `\r` dropped), blank lines
-// skipped, every other line exactly one output line in order — the reply, or
-// `{"id", "error": {"code", "message"}}` for a line over 1 MiB, not UTF-8, not JSON, not an object,
-// or missing a field — the `id` echoed first (null when absent). Byte-identical to the native CLI
-// except the detail of a "not JSON" message (the parser's own words: serde_json's natively,
-// V8's here).
+// The JSON Lines loops of `ask --jsonl`, `search --jsonl`, the tools' `--jsonl` and `tool`. The
+// contract lives in the library (src/protocol.rs): each line's text goes to the wasm module's line
+// function (`Engine.askLine`, `toolLine`, `handleLine`, `Index.searchLine`), which parses it with
+// serde_json and writes the reply line as the native CLI does, byte for byte. Here only what a JS
+// string cannot carry is checked first, with protocol::parse's words: input bytes split at `\n` (a
+// trailing `\r` dropped), a line over 1 MiB (only its first bytes kept in memory, its length
+// counted), bytes that are not UTF-8. Every line gives exactly one output line, in order; blank
+// lines none.
 
 const MAX_LINE_BYTES = 1 << 20;
 
 /**
- * `id` as serde_json writes a parsed JSON value: object keys sorted (serde_json's map is ordered by
- * key), no whitespace. (A float with an integral value, e.g. `1.0`, prints as `1` here and as `1.0`
- * natively: use integer or string ids.)
+ * A value's JSON as serde_json writes a parsed JSON value: object keys sorted (serde_json's map is
+ * ordered by key), no whitespace. For a one-shot tool call's arguments (the first unknown field
+ * named in an error is the first in that order, as natively).
  */
 function idJson(value) {
   if (value === null || typeof value !== 'object') return JSON.stringify(value ?? null);
@@ -21,16 +22,11 @@ function idJson(value) {
   return `{${keys.map((k) => `${JSON.stringify(k)}:${idJson(value[k])}`).join(',')}}`;
 }
 
-/** `{"id":…,` + the fields of the result object's JSON text. */
-function okLine(id, resultJson) {
-  return `{"id":${idJson(id)},${resultJson.slice(1)}`;
-}
-
-/** An error line; `e` is a thrown groundgate error (`code`, `message`) or anything else. */
-function errorLine(id, e) {
+/** An error line without an id; `e` is a groundgate error (`code`, `message`) or anything else. */
+function errorLine(e) {
   const code = e && typeof e.code === 'string' ? e.code : 'invalid_argument';
   const message = e && typeof e.message === 'string' ? e.message : String(e);
-  return `{"id":${idJson(id)},"error":${JSON.stringify({ code, message })}}`;
+  return `{"id":null,"error":${JSON.stringify({ code, message })}}`;
 }
 
 /** An `invalid_argument` error as the library spells it (`invalid NAME: DETAIL`). */
@@ -59,67 +55,75 @@ function utf8Error(bytes) {
   return null;
 }
 
-/** Rust's `str::trim().is_empty()` (Unicode White_Space; unlike JS `trim`, not U+FEFF). */
-const BLANK = /^[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]*$/;
-
-/** Line `n` (1-based) → `{blank}`, `{id, body}` or `{id: null, error}`, as protocol::parse. */
-function parseLine(bytes, n) {
-  if (bytes.length > MAX_LINE_BYTES) return { error: invalid('line', `line ${n} is ${bytes.length} bytes, at most ${MAX_LINE_BYTES}`) };
-  const line = bytes.length && bytes[bytes.length - 1] === 0x0d ? bytes.subarray(0, -1) : bytes;
+/**
+ * Line `n`'s kept `bytes` (its full length `len`, without `\n`) → its text without a trailing
+ * `\r`, or `{error}`: protocol::parse's first two checks, with its words.
+ */
+function lineText(bytes, n, len) {
+  const cr = len === bytes.length && bytes.length > 0 && bytes[bytes.length - 1] === 0x0d;
+  const size = cr ? len - 1 : len;
+  if (size > MAX_LINE_BYTES) return { error: invalid('line', `line ${n} is ${size} bytes, at most ${MAX_LINE_BYTES}`) };
+  const line = cr ? bytes.subarray(0, -1) : bytes;
   const bad = utf8Error(line);
   if (bad) return { error: invalid('line', `line ${n} is not UTF-8: ${bad}`) };
-  const text = line.toString('utf8');
-  if (BLANK.test(text)) return { blank: true };
-  let value;
-  try {
-    value = JSON.parse(text);
-  } catch (e) {
-    return { error: invalid('line', `line ${n} is not JSON: ${e.message}`) };
-  }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    return { error: invalid('line', `line ${n} is not a JSON object`) };
-  }
-  const { id = null, ...body } = value;
-  return { id, body };
+  return { text: line.toString('utf8') };
 }
 
 /**
- * Serve stdin line by line: `handle(id, body)` returns the output line of a request; bad lines get
- * an error line, blank lines nothing. Each line is written as soon as it is answered.
+ * Serve stdin line by line: `reply(text, n)` is a library line function's answer to line `n`
+ * (`''` for a blank line); a line that cannot be text gets its error line here.
  */
-function serve(handle) {
-  return serveBytes((bytes, n) => {
-    const p = parseLine(bytes, n);
-    if (p.blank) return '';
-    return p.error ? errorLine(null, p.error) : handle(p.id, p.body);
+function serve(reply) {
+  return serveBytes((bytes, n, len) => {
+    const t = lineText(bytes, n, len);
+    return t.error ? errorLine(t.error) : reply(t.text, n);
   });
 }
 
 /**
- * `groundgate tool`'s loop: each raw line goes to `engine.handleLine` (the library's own
- * request parsing), after the checks a JS string cannot carry: the 1 MiB bound (on the at most
- * 1 MiB + 2 bytes the native reader keeps) and UTF-8.
+ * `groundgate tool`'s loop: each raw line goes to `engine.handleLine` (the library's own request
+ * parsing; its messages name no line number), after the same two checks made on the bytes kept,
+ * as the native loop hands protocol::handle_line the bytes it kept.
  */
 function serveHandleLine(engine, clock) {
   return serveBytes((bytes) => {
-    let line = bytes.subarray(0, MAX_LINE_BYTES + 2);
+    let line = bytes;
     if (line.length && line[line.length - 1] === 0x0d) line = line.subarray(0, -1);
-    if (line.length > MAX_LINE_BYTES) return errorLine(null, invalid('line', `line is ${line.length} bytes, at most ${MAX_LINE_BYTES}`));
+    if (line.length > MAX_LINE_BYTES) return errorLine(invalid('line', `line is ${line.length} bytes, at most ${MAX_LINE_BYTES}`));
     const bad = utf8Error(line);
-    if (bad) return errorLine(null, invalid('line', `line is not UTF-8: ${bad}`));
+    if (bad) return errorLine(invalid('line', `line is not UTF-8: ${bad}`));
     return clock.time(() => engine.handleLine(line.toString('utf8')));
   });
 }
 
-/** Read stdin as `\n`-separated byte lines; `answer(bytes, n)` gives the output line ('' for none). */
+/**
+ * Read stdin as `\n`-separated byte lines; `answer(bytes, n, len)` gives the output line (`''` for
+ * none): `bytes` are at most the line's first 1 MiB + 2 bytes (as protocol::read_line keeps),
+ * `len` its full length — a line of any length costs no more memory than that.
+ */
 function serveBytes(answerLine) {
+  const KEEP = MAX_LINE_BYTES + 2;
   return new Promise((resolve, reject) => {
     let pending = [];
-    let pendingLen = 0;
+    let kept = 0;
+    let len = 0;
     let n = 0;
-    const answer = (bytes) => {
+    const add = (part) => {
+      len += part.length;
+      if (kept < KEEP && part.length) {
+        const p = part.subarray(0, KEEP - kept);
+        pending.push(Buffer.from(p));
+        kept += p.length;
+      }
+    };
+    const answer = () => {
       n += 1;
-      const out = answerLine(bytes, n);
+      const bytes = pending.length === 1 ? pending[0] : Buffer.concat(pending);
+      const size = len;
+      pending = [];
+      kept = 0;
+      len = 0;
+      const out = answerLine(bytes, n, size);
       if (out !== '') process.stdout.write(out + '\n');
     };
     process.stdin.on('data', (chunk) => {
@@ -127,16 +131,11 @@ function serveBytes(answerLine) {
         let start = 0;
         let at;
         while ((at = chunk.indexOf(0x0a, start)) >= 0) {
-          pending.push(chunk.subarray(start, at));
-          answer(pending.length === 1 ? pending[0] : Buffer.concat(pending));
-          pending = [];
-          pendingLen = 0;
+          add(chunk.subarray(start, at));
+          answer();
           start = at + 1;
         }
-        if (start < chunk.length) {
-          pending.push(chunk.subarray(start));
-          pendingLen += chunk.length - start;
-        }
+        if (start < chunk.length) add(chunk.subarray(start));
       } catch (e) {
         process.stdin.destroy();
         reject(e);
@@ -144,7 +143,7 @@ function serveBytes(answerLine) {
     });
     process.stdin.on('end', () => {
       try {
-        if (pendingLen > 0) answer(Buffer.concat(pending));
+        if (len > 0) answer();
         resolve();
       } catch (e) {
         reject(e);
@@ -175,4 +174,4 @@ class Timings {
   }
 }
 
-module.exports = { idJson, okLine, errorLine, invalid, parseLine, serve, serveHandleLine, utf8Error, Timings, MAX_LINE_BYTES };
+module.exports = { idJson, errorLine, invalid, lineText, serve, serveHandleLine, utf8Error, Timings, MAX_LINE_BYTES };

@@ -1,8 +1,9 @@
 'use strict';
 // `groundgate search|grep|sources|read|links|tool|tools`: the pull tools over one or more indexes,
 // as readable text or JSON Lines, with the native CLI's flags and bytes (docs/tools.md). Conversion
-// only: every call is `engine.callToolJson` (the Rust module src/tools); `search --jsonl` over one
-// index without `--tool` keeps its historic `{"id","hits"}` contract (Index.searchJson).
+// only: a call is `engine.callToolJson` (the Rust module src/tools), a JSON line `engine.toolLine`
+// (src/protocol.rs); `search --jsonl` over one index without `--tool` keeps its historic
+// `{"id","hits"}` contract (`Index.searchLine`).
 
 const { parse, integer, usage, misplaced, UsageError } = require('./args');
 const load = require('./load');
@@ -38,24 +39,6 @@ const TOOLS = {
   tool: { summary: 'Serve {"id","tool","arguments"} JSON lines on stdin (any tool), one reply line each.', flags: {} },
 };
 
-/** protocol::tool_result: the tool's JSON for one request body. */
-function toolResult(engine, body, name) {
-  const { tool, arguments: args, ...rest } = body;
-  let toolName = name;
-  if (tool !== undefined) {
-    if (typeof tool !== 'string') throw jsonl.invalid('tool', 'must be a string');
-    toolName = tool;
-  } else if (toolName === undefined) throw jsonl.invalid('tool', 'each line needs a string "tool"');
-  let a;
-  if (args !== undefined) {
-    if (Object.keys(rest).length) throw jsonl.invalid('arguments', 'give the arguments under "arguments" or at the top level, not both');
-    a = args;
-  } else a = rest;
-  // Keys sorted, as serde_json's map writes the arguments natively (the first unknown field named
-  // in an error is the first in that order).
-  return engine.callToolJson(toolName, jsonl.idJson(a));
-}
-
 function command(name) {
   const t = TOOLS[name];
   const spec = { ...common, ...t.flags };
@@ -81,14 +64,8 @@ function command(name) {
     }
     if (v.jsonl) {
       const clock = new jsonl.Timings();
-      await jsonl.serve((id, body) => {
-        if (body.arguments === undefined) for (const [k, x] of Object.entries(args)) if (!(k in body)) body[k] = x;
-        try {
-          return `{"id":${jsonl.idJson(id)},"result":${clock.time(() => toolResult(engine, body, name))}}`;
-        } catch (e) {
-          return jsonl.errorLine(id, e);
-        }
-      });
+      const defaults = { tool: name, arguments: args };
+      await jsonl.serve((text, n) => clock.time(() => engine.toolLine(text, n, defaults)));
       if (v.timings) process.stderr.write(clock.summary() + '\n');
       return;
     }
@@ -107,14 +84,7 @@ async function legacySearch(file, k, timings) {
     throw load.withFile(file, e);
   }
   const clock = new jsonl.Timings();
-  await jsonl.serve((id, body) => {
-    if (typeof body.query !== 'string') return jsonl.errorLine(id, jsonl.invalid('query', 'each line needs a string "query"'));
-    try {
-      return `{"id":${jsonl.idJson(id)},"hits":${clock.time(() => index.searchJson(body.query, k))}}`;
-    } catch (e) {
-      return jsonl.errorLine(id, e);
-    }
-  });
+  await jsonl.serve((text, n) => clock.time(() => index.searchLine(text, n, k)));
   if (timings) process.stderr.write(clock.summary() + '\n');
 }
 
@@ -190,4 +160,4 @@ function human(name, r) {
   return out.join('\n') + '\n';
 }
 
-module.exports = { command, definitions, toolResult, human, TOOLS };
+module.exports = { command, definitions, human, TOOLS };
