@@ -608,16 +608,22 @@ impl WasmEngine {
         json_to_js(&self.tool_json(&string_arg(&name, "tool name")?, args)?)
     }
 
-    /// [`callTool`](Self::call_tool) with arguments and result as JSON text: byte-identical to the
-    /// native library and the CLI's `result`.
+    /// [`callTool`](Self::call_tool) with the result as JSON text, byte-identical to the native
+    /// library and the CLI's `result`; the arguments as JSON text, or as an object (checked as
+    /// `callTool` checks it: a number that is not finite is refused, not read as "not given").
     #[wasm_bindgen(js_name = callToolJson, unchecked_return_type = "string")]
     pub fn call_tool_json(
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "string")] args_json: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string | Record<string, unknown>")] args: JsValue,
     ) -> Result<JsValue, JsValue> {
-        let (name, args) = (string_arg(&name, "tool name")?, string_arg(&args_json, "arguments")?);
-        Ok(js_string(&tools::call_str(&self.engine, &name, &args).map_err(js_error)?))
+        let name = string_arg(&name, "tool name")?;
+        let json = match args.as_string() {
+            Some(json) => json,
+            None if args.is_object() => object_json(&args, "arguments")?.unwrap_or_default(),
+            None => return Err(js_error(Error::invalid("arguments", "must be JSON text or an object"))),
+        };
+        Ok(js_string(&tools::call_str(&self.engine, &name, &json).map_err(js_error)?))
     }
 
     /// Every tool's definition: name, title, description, inputSchema, outputSchema, annotations.

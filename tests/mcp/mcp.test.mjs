@@ -131,6 +131,32 @@ test('bad arguments are isError results and the server keeps serving', async () 
   assert.equal(ok.isError, undefined);
 });
 
+test('malformed JSON-RPC: JSON-RPC error replies, a number JSON cannot hold named, and the server keeps serving', () => {
+  // Raw lines, as a buggy client could write them (the SDK's Client never would).
+  const lines = [
+    { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } },
+    { jsonrpc: '2.0', method: 'notifications/initialized' },
+    '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search","arguments":{"query":"주권","k":1e400}}}',
+    { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'search', arguments: null } },
+    { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: null } },
+    'not json',
+    '[1,2]',
+    { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'search', arguments: { query: '주권', k: 1 } } },
+  ].map((l) => (typeof l === 'string' ? l : JSON.stringify(l)));
+  const r = spawnSync(process.execPath, [bin, 'mcp', '--index', fixture], { input: lines.join('\n') + '\n', encoding: 'utf8', timeout: 20_000 });
+  assert.equal(r.status, 0, r.stderr);
+  const replies = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+  const byId = (id) => replies.find((m) => m.id === id);
+  assert.equal(byId(1).result.isError, true);
+  assert.equal(byId(1).result.content[0].text, 'invalid_argument: invalid arguments: "k" is Infinity, not a finite number');
+  assert.equal(byId(2).error.code, -32602);
+  assert.equal(byId(3).error.code, -32602);
+  assert.deepEqual(replies.filter((m) => m.id === null).map((m) => m.error.code).sort(), [-32700, -32600].sort());
+  assert.equal(byId(4).result.structuredContent.results.length, 1);
+  assert.match(r.stderr, /groundgate mcp: a line that is not JSON: /);
+  assert.match(r.stderr, /groundgate mcp: a JSON line that is not a JSON-RPC 2\.0 message\n/);
+});
+
 test('a huge query is refused clearly; one at the limit is served', async () => {
   const huge = await client.callTool({ name: 'search', arguments: { query: '헌법 '.repeat(50_000) } });
   assert.equal(huge.isError, true);

@@ -6,7 +6,7 @@
 // on as they are (no second copy of the schemas here); a call is `engine.callToolJson(name, args)`,
 // whose JSON text becomes both the text content and `structuredContent`. Argument checking is the
 // library's: a bad argument comes back as an `isError` result naming the field, and the server goes
-// on serving. The delivery rules (`Engine.rules`) are the prompt `rules`; rules 3–4 are also the
+// on serving; a malformed call or line gets JSON-RPC's error reply (−32602, −32700, −32600). The delivery rules (`Engine.rules`) are the prompt `rules`; rules 3–4 are also the
 // server's `instructions`. The prompt `rebel` is the one-turn REBEL rerank prompt over the search
 // results for a query, built by the library (`engine.rebelPrompt`, docs/rerank.md). Logs go to
 // stderr only: stdout is the protocol.
@@ -58,11 +58,16 @@ function createServer(engine, { name = 'groundgate', version = require('../packa
     { capabilities: { tools: {}, prompts: {} }, instructions: instructions(gg, engine) },
   );
   server.setRequestHandler(types.ListToolsRequestSchema, async () => ({ tools }));
-  server.setRequestHandler(types.CallToolRequestSchema, async (request) => {
+  // Registered with a schema that reads any params: the SDK's Server then checks them against
+  // CallToolRequestSchema itself and answers a malformed call (`"arguments": null`, a name that is
+  // no string) with JSON-RPC's Invalid params (-32602), not an Internal error (-32603).
+  const { z } = require('zod');
+  const anyCall = z.object({ method: z.literal('tools/call'), params: z.unknown() });
+  server.setRequestHandler(anyCall, async (request) => {
     const { name: tool, arguments: args } = request.params;
     let json;
     try {
-      json = engine.callToolJson(tool, JSON.stringify(args ?? {}));
+      json = engine.callToolJson(tool, args ?? {});
     } catch (e) {
       return errorResult(e);
     }
@@ -128,6 +133,18 @@ async function run(argv) {
   const closed = new Promise((resolve) => {
     server.onclose = resolve;
   });
+  // A line that is not JSON, or not a JSON-RPC message, gets JSON-RPC's own error reply (id null:
+  // its id cannot be read) and a line on stderr; the server goes on serving.
+  server.onerror = (e) => {
+    const notJson = e instanceof SyntaxError;
+    const invalid = notJson || (e && e.name === 'ZodError');
+    const what = notJson ? `a line that is not JSON: ${e.message}` : invalid ? 'a JSON line that is not a JSON-RPC 2.0 message' : e && e.message ? e.message : String(e);
+    process.stderr.write(`groundgate mcp: ${what.split('\n')[0]}\n`);
+    if (invalid) {
+      const error = notJson ? { code: -32700, message: `Parse error: ${e.message}` } : { code: -32600, message: 'Invalid Request: not a JSON-RPC 2.0 message' };
+      transport.send({ jsonrpc: '2.0', id: null, error }).catch(() => {});
+    }
+  };
   await server.connect(transport);
   process.stderr.write(`groundgate mcp: serving ${engine.instances().join(', ')} on stdio\n`);
   process.stdin.on('end', () => server.close());
