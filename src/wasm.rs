@@ -258,6 +258,7 @@ export function finiteJson(value) {
   const text = JSON.stringify(value, function (k, v) {
     const n = v instanceof Number ? v.valueOf() : v;
     if (bad === null && typeof n === 'number' && !Number.isFinite(n)) bad = [String(k), String(n)];
+    if (typeof v === 'string') return v.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
     return v;
   });
   return bad === null ? text : bad;
@@ -270,7 +271,9 @@ extern "C" {
     #[wasm_bindgen(js_name = hitObjects, catch)]
     fn hit_objects(all: &JsValue, fields: &[f64]) -> Result<JsValue, JsValue>;
     /// `JSON.stringify(value)`, or `[key, "NaN" | "Infinity" | "-Infinity"]` for the first number
-    /// that is not finite (JSON would write it as `null`, read as "not given").
+    /// that is not finite (JSON would write it as `null`, read as "not given"). A lone surrogate in
+    /// a string value becomes U+FFFD, as wasm-bindgen passes a string argument (serde_json refuses
+    /// its `\ud800` escape).
     #[wasm_bindgen(js_name = finiteJson, catch)]
     fn finite_json(value: &JsValue) -> Result<JsValue, JsValue>;
 }

@@ -460,6 +460,14 @@ impl Manifest {
     ) -> Result<(Vec<u8>, BuildStats)> {
         let thesaurus = self.thesaurus_from(fs, base)?;
         let docs = self.documents_from(fs, base, progress)?;
+        // An index of nothing is a mistake in the manifest (a path or pattern that matches no
+        // file, files with no records), not a result: every search of it would be empty.
+        if docs.is_empty() {
+            return Err(Error::input(
+                &self.name,
+                "the inputs hold no documents: check each [[input]]'s path, include and format",
+            ));
+        }
         build_from_documents(self, &docs, &thesaurus)
     }
 }

@@ -126,6 +126,12 @@ fn bad_manifests_are_input_errors() {
     assert!(Manifest::load(&p).is_err());
     let p = write("d.toml", "name = \"x\"\n");
     assert!(Manifest::load(&p).is_err());
+    // Inputs that hold no document (a pattern that matches no file): an error, not an empty index.
+    std::fs::create_dir_all(dir.join("empty")).expect("dir");
+    let p = write("e.toml", "name = \"x\"\n[[input]]\nformat = \"markdown\"\npath = \"empty\"\n");
+    let e = Manifest::load(&p).expect("parses").build(&dir, |_, _| {}).expect_err("no documents");
+    assert_eq!(e.code(), "input");
+    assert!(e.to_string().contains("the inputs hold no documents"), "{e}");
 }
 
 #[test]

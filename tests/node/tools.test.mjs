@@ -97,6 +97,9 @@ test('NaN and Infinity in tool arguments are typed errors naming the field, not 
   assert.throws(() => e.searchTool({ query: '주권', fuse_k: -Infinity }), named('fuse_k', '-Infinity'));
   assert.throws(() => gg.Engine.rrf({ lists: [['excerpts:0:0']], k: NaN }), named('k', 'NaN'));
   assert.equal(e.searchTool({ query: '주권', k: 2 }).results.length, 2);
+  // A lone surrogate in a string argument is U+FFFD, as in a plain string argument (engine.ask).
+  assert.equal(e.searchTool({ query: '주권\ud800', k: 1 }).query, '주권\ufffd');
+  assert.equal(e.callToolJson('grep', { text: '\udc00주권' }), e.callToolJson('grep', '{"text":"\ufffd주권"}'));
 });
 
 test('JSON Lines as the native CLI reads them: askLine, toolLine, Index.searchLine, Engine.funnel', () => {

@@ -1,6 +1,6 @@
 //! `groundgate ask`: the push pipeline over one or more indexes, as JSON Lines or readable text.
 
-use std::io::{BufRead, Write};
+use std::io::{Read, Write};
 use std::path::PathBuf;
 
 use groundgate::deliver::Format;
@@ -29,7 +29,8 @@ pub fn engine(
 ) -> Result<Engine, Box<dyn std::error::Error>> {
     let config: Config = match config {
         Some(p) => {
-            toml::from_str(&std::fs::read_to_string(p)?).map_err(|e| format!("{}: {e}", p.display()))?
+            let text = std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()))?;
+            toml::from_str(&text).map_err(|e| format!("{}: {e}", p.display()))?
         }
         None => Config::default(),
     };
@@ -69,7 +70,10 @@ pub fn run(a: Args) -> Result<(), Box<dyn std::error::Error>> {
         return Ok(());
     }
     let prompts: Vec<String> = if a.prompt.is_empty() {
-        std::io::stdin().lock().lines().collect::<Result<_, _>>()?
+        // Lossy, as the npm bin reads it: a stray byte is U+FFFD, not the end of every prompt.
+        let mut bytes = Vec::new();
+        std::io::stdin().lock().read_to_end(&mut bytes)?;
+        String::from_utf8_lossy(&bytes).lines().map(str::to_string).collect()
     } else {
         // A prompt given as arguments is asked as it is: an empty one is an error, not silence.
         let p = a.prompt.join(" ");
