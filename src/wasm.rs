@@ -256,9 +256,9 @@ export function hitObjects(all, f) {
 export function finiteJson(value) {
   let bad = null;
   const text = JSON.stringify(value, function (k, v) {
-    const n = v instanceof Number ? v.valueOf() : v;
-    if (bad === null && typeof n === 'number' && !Number.isFinite(n)) bad = [String(k), String(n)];
-    if (typeof v === 'string') return v.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
+    const x = v instanceof Number || v instanceof String ? v.valueOf() : v;
+    if (bad === null && typeof x === 'number' && !Number.isFinite(x)) bad = [String(k), String(x)];
+    if (typeof x === 'string') return x.replace(/[\uD800-\uDBFF][\uDC00-\uDFFF]|[\uD800-\uDFFF]/g, (m) => (m.length === 2 ? m : '\uFFFD'));
     return v;
   });
   return bad === null ? text : bad;
@@ -336,25 +336,27 @@ fn from_js<T: serde::de::DeserializeOwned + Default>(
 /// finite (NaN, ±Infinity) is the typed error naming its key: JSON has no such number, and
 /// `JSON.stringify`'s `null` would read as "not given".
 fn object_json(value: &JsValue, what: &'static str) -> Result<Option<String>, JsValue> {
+    object_json_or(value, what).map_err(js_error)
+}
+
+/// [`object_json`] with the library's error (for replies that carry it as a JSON line).
+fn object_json_or(value: &JsValue, what: &'static str) -> Result<Option<String>, Error> {
     if value.is_undefined() || value.is_null() {
         return Ok(None);
     }
     if !value.is_object() {
-        return Err(js_error(Error::invalid(what, "must be an object")));
+        return Err(Error::invalid(what, "must be an object"));
     }
     let json = finite_json(value).ok();
     if let Some(bad) = json.as_ref().filter(|j| j.is_object()) {
         let bad = js_sys::Array::from(bad);
         let part = |i| bad.get(i).as_string().unwrap_or_default();
-        return Err(js_error(Error::invalid(
-            what,
-            format!("\"{}\" is {}, not a finite number", part(0), part(1)),
-        )));
+        return Err(Error::invalid(what, format!("\"{}\" is {}, not a finite number", part(0), part(1))));
     }
     json.and_then(|s| s.as_string())
         .filter(|s| s.starts_with('{'))
         .map(Some)
-        .ok_or_else(|| js_error(Error::invalid(what, "not a JSON-compatible object")))
+        .ok_or_else(|| Error::invalid(what, "not a JSON-compatible object"))
 }
 
 // Every JS entry point takes its arguments as `JsValue` and checks them here: JS callers without
@@ -800,17 +802,9 @@ fn line_args(
         .ok_or_else(|| Error::invalid("line", "must be a string (one JSON Lines request)"))?;
     let n = n.as_f64().filter(|n| n.fract() == 0.0 && (1.0..=f64::from(u32::MAX)).contains(n));
     let n = n.ok_or_else(|| Error::invalid("n", "must be the line's number, a whole number ≥ 1"))? as usize;
-    let defaults = match object_json(&defaults, "defaults") {
-        Ok(None) => protocol::LineDefaults::default(),
-        Ok(Some(json)) => {
-            serde_json::from_str(&json).map_err(|e| Error::invalid("defaults", e.to_string()))?
-        }
-        Err(_) => {
-            return Err(Error::invalid(
-                "defaults",
-                "must be an object {session?, format?, tool?, arguments?}",
-            ));
-        }
+    let defaults = match object_json_or(&defaults, "defaults")? {
+        None => protocol::LineDefaults::default(),
+        Some(json) => serde_json::from_str(&json).map_err(|e| Error::invalid("defaults", e.to_string()))?,
     };
     Ok((line, n, defaults))
 }

@@ -99,6 +99,7 @@ test('NaN and Infinity in tool arguments are typed errors naming the field, not 
   assert.equal(e.searchTool({ query: '주권', k: 2 }).results.length, 2);
   // A lone surrogate in a string argument is U+FFFD, as in a plain string argument (engine.ask).
   assert.equal(e.searchTool({ query: '주권\ud800', k: 1 }).query, '주권\ufffd');
+  assert.equal(e.searchTool({ query: new String('주권\ud83d\ude00\udc00'), k: 1 }).query, '주권\ud83d\ude00\ufffd');
   assert.equal(e.callToolJson('grep', { text: '\udc00주권' }), e.callToolJson('grep', '{"text":"\ufffd주권"}'));
 });
 
@@ -125,6 +126,7 @@ test('JSON Lines as the native CLI reads them: askLine, toolLine, Index.searchLi
   // Never throws: what is not a line or a line number is an error line.
   for (const [line, n] of [[5, 1], ['{}', 0], ['{}', 1.5], [null, NaN]]) assert.match(e.askLine(line, n), /^\{"id":null,"error":\{"code":"invalid_argument"/);
   assert.match(e.toolLine('{"id":1}', 1, { tool: 'search', nope: 1 }), /invalid defaults: unknown field `nope`/);
+  assert.match(e.toolLine('{"id":1}', 1, { tool: 'search', arguments: { k: NaN } }), /invalid defaults: \\"k\\" is NaN, not a finite number/);
   const funnel = gg.Engine.funnel(askNative + '{"id":6,"ro');
   assert.match(funnel, /^prompts +3\n/);
   assert.match(funnel, /2 lines without a decision log skipped[^]*1 lines not JSON skipped, the first at line 6/);

@@ -150,6 +150,7 @@ test('bin: ask --jsonl and search --jsonl are byte-identical to the native CLI',
     '{"id":"r10","prompt":"대통령의 임기","rerank":"x"}', '{"id":"r11","prompt":"대통령의 임기","rerank":{"k":-1}}',
     '{"id":"r12","prompt":"대통령의 임기","session":123}', '{"id":"r13","prompt":"대통령의 임기","session":null}',
     '{"id":1e400,"prompt":"대통령"}', '{"id":12345678901234567890,"prompt":"대통령"}', '{"id":"r14","prompt":"\\ud800 대통령"}',
+    '{"id":"r15"\r\r',
   ].join('\n') + '\n';
   const args = ['ask', '--index', fixture, '--now', '0', '--session', 's0', '--jsonl'];
   const js = run(bin, args, { input });
@@ -157,13 +158,17 @@ test('bin: ask --jsonl and search --jsonl are byte-identical to the native CLI',
   assert.equal(js.status, 0, js.stderr);
   assert.equal(js.stdout, native.stdout);
   const out = js.stdout.split('\n');
-  assert.equal(out.length, prompts.length + 13);
+  assert.equal(out.length, prompts.length + 14);
   const line = (id) => out.find((l) => l.startsWith(`{"id":${id},`));
   assert.match(line('"r10"'), /"invalid rerank: invalid type: string/);
   assert.match(line('"r12"'), /"invalid session: must be a string"/);
   assert.match(line('"r13"'), /"route":/);
   assert.match(line('12345678901234567890'), /"route":/);
-  assert.equal(out.filter((l) => /"id":null,"error".*is not JSON/.test(l)).length, 2);
+  assert.equal(out.filter((l) => /"id":null,"error".*is not JSON/.test(l)).length, 3);
+  // --timings counts the requests alone (blank and unreadable lines are not timed), as natively.
+  const calls = (r) => JSON.parse(r.stderr.trim()).timings.calls;
+  const timed = [...args, '--timings'];
+  assert.equal(calls(run(bin, timed, { input })), calls(run(cli, timed, { input })));
   // The hook's decision log through `stats`: the same funnel as natively, a cut line counted.
   writeFileSync(path.join(scratch, 'decisions.jsonl'), js.stdout + '{"id":99,"route":"pu');
   const stats = run(bin, ['stats', 'decisions.jsonl']);
@@ -180,7 +185,8 @@ test('bin: ask --jsonl and search --jsonl are byte-identical to the native CLI',
 test('bin: the tool subcommands (search, grep, sources, read, links, tool, tools) match the native CLI byte for byte', () => {
   const lines = ['{"id":1,"query":"주권"}', '', '  \r', '{"id":2,"query":"\\u0000"}', 'not json', '[1]', '{"id":"x"}\r',
     '{"id":{"z":1,"a":2},"query":"Ctrl F","k":2}', '{"id":5,"tool":"read","arguments":{"instance":"excerpts","source":"constitution","article":"1"}}',
-    '{"id":6,"tool":"grep","arguments":{"text":"주권"},"k":1}', '{"id":7,"tool":"sources"}', '{"id":8,"tool":3}', '{"id":9}'];
+    '{"id":6,"tool":"grep","arguments":{"text":"주권"},"k":1}', '{"id":7,"tool":"sources"}', '{"id":8,"tool":3}', '{"id":9}',
+    '{"id":11\r\r', '{"id":12,"query":"주권"}\r\r'];
   const input = Buffer.concat([Buffer.from(lines.join('\n') + '\n'), Buffer.from([0x7b, 0xff, 0x7d, 0x0a]), Buffer.from(`{"q":"${'a'.repeat(1 << 20)}"}\n{"id":10,"query":"헌법"}`)]);
   const runs = [
     ['search', '--index', fixture, '--jsonl'],

@@ -43,7 +43,7 @@ async function run(argv) {
   if (a.jsonl) {
     const clock = new jsonl.Timings();
     const defaults = { session: a.session, format };
-    await jsonl.serve((text, n) => clock.time(() => engine.askLine(text, n, defaults)));
+    await jsonl.serve((text, n) => engine.askLine(text, n, defaults), clock);
     if (a.timings) process.stderr.write(clock.summary() + '\n');
     return;
   }

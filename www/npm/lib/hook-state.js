@@ -37,13 +37,26 @@ function lock(file) {
   const lockFile = `${file}.lock`;
   const until = Date.now() + LOCK_WAIT_MS;
   for (;;) {
+    let fd;
     try {
-      const fd = fs.openSync(lockFile, 'wx');
+      fd = fs.openSync(lockFile, 'wx');
       fs.writeSync(fd, String(process.pid));
       fs.closeSync(fd);
       return () => fs.rmSync(lockFile, { force: true });
     } catch (e) {
-      if (e.code !== 'EEXIST') throw e;
+      if (e.code !== 'EEXIST') {
+        // Taken but not written (a full disk …): give it back, or every later prompt of the
+        // session would wait for it to go stale.
+        if (fd !== undefined) {
+          try {
+            fs.closeSync(fd);
+          } catch {
+            // Closed already.
+          }
+          fs.rmSync(lockFile, { force: true });
+        }
+        throw e;
+      }
     }
     try {
       if (Date.now() - fs.statSync(lockFile).mtimeMs > STALE_LOCK_MS) {

@@ -56,27 +56,35 @@ function utf8Error(bytes) {
 }
 
 /**
- * Line `n`'s kept `bytes` (its full length `len`, without `\n`) → its text without a trailing
- * `\r`, or `{error}`: protocol::parse's first two checks, with its words.
+ * Line `n`'s kept `bytes` (its full length `len`, without `\n`) → its text, or `{error}`:
+ * protocol::parse's first two checks, with its words, made on the bytes without a trailing `\r`.
+ * The text keeps that `\r`: the library's parse drops it, as natively (exactly one).
  */
 function lineText(bytes, n, len) {
   const cr = len === bytes.length && bytes.length > 0 && bytes[bytes.length - 1] === 0x0d;
   const size = cr ? len - 1 : len;
   if (size > MAX_LINE_BYTES) return { error: invalid('line', `line ${n} is ${size} bytes, at most ${MAX_LINE_BYTES}`) };
-  const line = cr ? bytes.subarray(0, -1) : bytes;
-  const bad = utf8Error(line);
+  const bad = utf8Error(cr ? bytes.subarray(0, -1) : bytes);
   if (bad) return { error: invalid('line', `line ${n} is not UTF-8: ${bad}`) };
-  return { text: line.toString('utf8') };
+  return { text: bytes.toString('utf8') };
 }
+
+/** How the library's reply to a line that is no request begins (`protocol::parse`'s errors). */
+const NOT_A_REQUEST = '{"id":null,"error":{"code":"invalid_argument","message":"invalid line: line ';
 
 /**
  * Serve stdin line by line: `reply(text, n)` is a library line function's answer to line `n`
- * (`''` for a blank line); a line that cannot be text gets its error line here.
+ * (`''` for a blank line); a line that cannot be text gets its error line here. `clock` (a
+ * `Timings`) records the requests' times only, as the native loops do.
  */
-function serve(reply) {
+function serve(reply, clock) {
   return serveBytes((bytes, n, len) => {
     const t = lineText(bytes, n, len);
-    return t.error ? errorLine(t.error) : reply(t.text, n);
+    if (t.error) return errorLine(t.error);
+    const started = process.hrtime.bigint();
+    const out = reply(t.text, n);
+    if (clock && out !== '' && !out.startsWith(NOT_A_REQUEST)) clock.add(started);
+    return out;
   });
 }
 
@@ -86,14 +94,15 @@ function serve(reply) {
  * as the native loop hands protocol::handle_line the bytes it kept.
  */
 function serveHandleLine(engine, clock) {
-  return serveBytes((bytes) => {
-    let line = bytes;
-    if (line.length && line[line.length - 1] === 0x0d) line = line.subarray(0, -1);
+  // Every line is timed, as the native loop times each protocol::handle_line call.
+  return serveBytes((bytes) => clock.time(() => {
+    const line = bytes.length && bytes[bytes.length - 1] === 0x0d ? bytes.subarray(0, -1) : bytes;
     if (line.length > MAX_LINE_BYTES) return errorLine(invalid('line', `line is ${line.length} bytes, at most ${MAX_LINE_BYTES}`));
     const bad = utf8Error(line);
     if (bad) return errorLine(invalid('line', `line is not UTF-8: ${bad}`));
-    return clock.time(() => engine.handleLine(line.toString('utf8')));
-  });
+    // With its `\r`: handle_line drops exactly one, as natively.
+    return engine.handleLine(bytes.toString('utf8'));
+  }));
 }
 
 /**
@@ -163,8 +172,12 @@ class Timings {
     try {
       return f();
     } finally {
-      this.us.push(Number(process.hrtime.bigint() - t) / 1000);
+      this.add(t);
     }
+  }
+  /** Record the time since `started` (a `process.hrtime.bigint()`). */
+  add(started) {
+    this.us.push(Number(process.hrtime.bigint() - started) / 1000);
   }
   summary() {
     const us = [...this.us].sort((a, b) => a - b);

@@ -6,7 +6,8 @@
 // on as they are (no second copy of the schemas here); a call is `engine.callToolJson(name, args)`,
 // whose JSON text becomes both the text content and `structuredContent`. Argument checking is the
 // library's: a bad argument comes back as an `isError` result naming the field, and the server goes
-// on serving; a malformed call or line gets JSON-RPC's error reply (−32602, −32700, −32600). The delivery rules (`Engine.rules`) are the prompt `rules`; rules 3–4 are also the
+// on serving; a malformed call is JSON-RPC's Invalid params (−32602), a line that is not JSON-RPC a
+// line on stderr. The delivery rules (`Engine.rules`) are the prompt `rules`; rules 3–4 are also the
 // server's `instructions`. The prompt `rebel` is the one-turn REBEL rerank prompt over the search
 // results for a query, built by the library (`engine.rebelPrompt`, docs/rerank.md). Logs go to
 // stderr only: stdout is the protocol.
@@ -133,18 +134,16 @@ async function run(argv) {
   const closed = new Promise((resolve) => {
     server.onclose = resolve;
   });
-  // A line that is not JSON, or not a JSON-RPC message, gets JSON-RPC's own error reply (id null:
-  // its id cannot be read) and a line on stderr; the server goes on serving.
+  // A line that is not JSON, or not a JSON-RPC message, is named on stderr and the server goes on.
+  // No reply: its id cannot be read, and the SDK's clients refuse an error reply with a null id
+  // (two such peers would answer each other's replies for ever).
   server.onerror = (e) => {
-    const notJson = e instanceof SyntaxError;
-    const invalid = notJson || (e && e.name === 'ZodError');
-    const what = notJson ? `a line that is not JSON: ${e.message}` : invalid ? 'a JSON line that is not a JSON-RPC 2.0 message' : e && e.message ? e.message : String(e);
+    const what = e instanceof SyntaxError ? `a line that is not JSON: ${e.message}`
+      : e && e.name === 'ZodError' ? 'a JSON line that is not a JSON-RPC 2.0 message'
+        : e && e.message ? e.message : String(e);
     process.stderr.write(`groundgate mcp: ${what.split('\n')[0]}\n`);
-    if (invalid) {
-      const error = notJson ? { code: -32700, message: `Parse error: ${e.message}` } : { code: -32600, message: 'Invalid Request: not a JSON-RPC 2.0 message' };
-      transport.send({ jsonrpc: '2.0', id: null, error }).catch(() => {});
-    }
   };
+
   await server.connect(transport);
   process.stderr.write(`groundgate mcp: serving ${engine.instances().join(', ')} on stdio\n`);
   process.stdin.on('end', () => server.close());

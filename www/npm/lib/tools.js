@@ -65,7 +65,7 @@ function command(name) {
     if (v.jsonl) {
       const clock = new jsonl.Timings();
       const defaults = { tool: name, arguments: args };
-      await jsonl.serve((text, n) => clock.time(() => engine.toolLine(text, n, defaults)));
+      await jsonl.serve((text, n) => engine.toolLine(text, n, defaults), clock);
       if (v.timings) process.stderr.write(clock.summary() + '\n');
       return;
     }
@@ -84,7 +84,7 @@ async function legacySearch(file, k, timings) {
     throw load.withFile(file, e);
   }
   const clock = new jsonl.Timings();
-  await jsonl.serve((text, n) => clock.time(() => index.searchLine(text, n, k)));
+  await jsonl.serve((text, n) => index.searchLine(text, n, k), clock);
   if (timings) process.stderr.write(clock.summary() + '\n');
 }
 
