@@ -668,12 +668,7 @@ impl WasmEngine {
         #[wasm_bindgen(unchecked_param_type = "number")] n: JsValue,
         #[wasm_bindgen(unchecked_param_type = "LineDefaults | undefined")] defaults: JsValue,
     ) -> JsValue {
-        js_string(&match line_args(&line, &n, defaults) {
-            Ok((line, n, defaults)) => protocol::line_reply(&line, n, |id, body| {
-                protocol::ask_reply(&mut self.engine, id, &body, &defaults)
-            }),
-            Err(e) => protocol::error_reply(&serde_json::Value::Null, &e),
-        })
+        line_out(&line, &n, defaults, |id, body, d| protocol::ask_reply(&mut self.engine, id, &body, d))
     }
 
     /// Line `n` (1-based) of a tool's `--jsonl` loop → its output line (`""` for a blank line):
@@ -687,12 +682,7 @@ impl WasmEngine {
         #[wasm_bindgen(unchecked_param_type = "number")] n: JsValue,
         #[wasm_bindgen(unchecked_param_type = "LineDefaults | undefined")] defaults: JsValue,
     ) -> JsValue {
-        js_string(&match line_args(&line, &n, defaults) {
-            Ok((line, n, defaults)) => protocol::line_reply(&line, n, |id, body| {
-                protocol::tool_reply(&self.engine, id, body, &defaults)
-            }),
-            Err(e) => protocol::error_reply(&serde_json::Value::Null, &e),
-        })
+        line_out(&line, &n, defaults, |id, body, d| protocol::tool_reply(&self.engine, id, body, d))
     }
 
     /// The `search` tool: BM25 over one or all instances, merged.
@@ -788,6 +778,25 @@ impl WasmEngine {
     pub fn rrf(#[wasm_bindgen(unchecked_param_type = "RrfArgs")] args: JsValue) -> Result<JsValue, JsValue> {
         json_to_js(&crate::rerank::host::rrf_json(&json_arg(&args, "arguments")?).map_err(js_error)?)
     }
+}
+
+/// The output line of `askLine` / `toolLine`: `reply` to the request on a line whose arguments
+/// check, else the error line.
+#[cfg(feature = "tools")]
+fn line_out(
+    line: &JsValue,
+    n: &JsValue,
+    defaults: JsValue,
+    reply: impl FnOnce(
+        &serde_json::Value,
+        serde_json::Map<String, serde_json::Value>,
+        &protocol::LineDefaults,
+    ) -> String,
+) -> JsValue {
+    js_string(&match line_args(line, n, defaults) {
+        Ok((line, n, defaults)) => protocol::line_reply(&line, n, |id, body| reply(id, body, &defaults)),
+        Err(e) => protocol::error_reply(&serde_json::Value::Null, &e),
+    })
 }
 
 /// The arguments of `askLine` / `toolLine`, checked; the error is the error line's.

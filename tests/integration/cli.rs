@@ -58,6 +58,18 @@ fn search_table_and_bad_index() {
     let out = groundgate(&["search", "--index", bad.to_str().expect("path"), "x"], "");
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("not a groundgate index"));
+    // Refused from its first bytes, with its path: an endless file that is no index (read whole,
+    // it would never end), for every command that opens an index.
+    for args in [
+        &["search", "--index", "/dev/zero", "x"][..],
+        &["info", "--index", "/dev/zero"],
+        &["chunks", "--index", "/dev/zero"],
+    ] {
+        let out = groundgate(args, "");
+        assert!(!out.status.success(), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("/dev/zero: ") && err.contains("not a groundgate index"), "{args:?}: {err}");
+    }
 }
 
 #[test]

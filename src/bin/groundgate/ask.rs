@@ -39,7 +39,7 @@ pub fn engine(
         engine.set_clock(Box::new(FixedClock(t)));
     }
     for path in indexes {
-        let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let bytes = crate::index_file::read(path)?;
         let name = groundgate::Index::open(&bytes[..])
             .map_err(|e| format!("{}: {e}", path.display()))?
             .meta()

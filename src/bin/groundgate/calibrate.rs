@@ -31,7 +31,7 @@ pub type Loaded = Vec<(String, Vec<u8>)>;
 pub fn load(indexes: &[PathBuf]) -> Result<Loaded, Box<dyn std::error::Error>> {
     let mut loaded = Vec::new();
     for p in indexes {
-        let bytes = std::fs::read(p).map_err(|e| format!("{}: {e}", p.display()))?;
+        let bytes = crate::index_file::read(p)?;
         let name = Index::open(&bytes[..]).map_err(|e| format!("{}: {e}", p.display()))?.meta().name.clone();
         loaded.push((name, bytes));
     }
@@ -207,7 +207,7 @@ pub fn run(a: Args) -> Result<(), Box<dyn std::error::Error>> {
     })?;
     if a.write {
         for path in &a.indexes {
-            let bytes = std::fs::read(path)?;
+            let bytes = crate::index_file::read(path)?;
             let updated = groundgate::index::with_gate_model(&bytes, &model)?;
             std::fs::write(path, updated)?;
             writeln!(out, "wrote the gate model into {}", path.display())?;

@@ -7,8 +7,8 @@ use groundgate::corpus::Citation;
 use groundgate::index::format;
 
 pub fn run(path: &Path) -> Result<(), Box<dyn std::error::Error>> {
-    let bytes = std::fs::read(path)?;
-    let index = Index::open(&bytes[..])?;
+    let bytes = crate::index_file::read(path)?;
+    let index = Index::open(&bytes[..]).map_err(|e| format!("{}: {e}", path.display()))?;
     let m = index.meta();
     println!("{} — {}", m.name, m.title);
     if !m.description.is_empty() {
@@ -51,8 +51,8 @@ pub fn chunks(path: &Path) -> Result<(), Box<dyn std::error::Error>> {
         text: &'a str,
     }
 
-    let bytes = std::fs::read(path)?;
-    let index = Index::open(&bytes[..])?;
+    let bytes = crate::index_file::read(path)?;
+    let index = Index::open(&bytes[..]).map_err(|e| format!("{}: {e}", path.display()))?;
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     for id in 0..index.chunk_count() {

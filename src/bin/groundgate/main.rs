@@ -8,6 +8,7 @@ mod audit;
 mod build;
 mod calibrate;
 mod chart;
+mod index_file;
 mod info;
 mod rebel;
 mod route;

@@ -42,8 +42,8 @@ pub fn run(a: Args) -> Result<(), Box<dyn std::error::Error>> {
             rebel::default_criteria(&weights, lang)
         }
     };
-    let bytes = std::fs::read(&a.index)?;
-    let index = Index::open(&bytes[..])?;
+    let bytes = crate::index_file::read(&a.index)?;
+    let index = Index::open(&bytes[..]).map_err(|e| format!("{}: {e}", a.index.display()))?;
     let name = index.meta().name.clone();
     let hits = search::search(&index, &query, a.k)?;
     match &a.reply {

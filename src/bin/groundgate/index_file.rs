@@ -1,0 +1,24 @@
+//! Index files as the CLI reads them: the path in every message, and a file that does not begin
+//! as an index refused from its first bytes (a 3 GB file that is no index is not read whole first).
+
+use std::io::Read;
+use std::path::Path;
+
+use groundgate::index::MAGIC;
+
+/// The bytes of the index file at `path`, or a message naming the path: it cannot be read, or it
+/// does not begin as an index does (in the library's own words).
+pub fn read(path: &Path) -> Result<Vec<u8>, String> {
+    let at = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
+    let mut file = std::fs::File::open(path).map_err(|e| at(&e))?;
+    let mut bytes = Vec::new();
+    (&mut file).take(MAGIC.len() as u64).read_to_end(&mut bytes).map_err(|e| at(&e))?;
+    if bytes[..] != MAGIC {
+        return Err(match groundgate::Index::open(&bytes[..]) {
+            Err(e) => at(&e),
+            Ok(_) => at(&"not a groundgate index"),
+        });
+    }
+    file.read_to_end(&mut bytes).map_err(|e| at(&e))?;
+    Ok(bytes)
+}
