@@ -97,6 +97,11 @@ test(`${CALLS} hostile calls: 0 traps, 0 untyped throws, 0 poisoned objects, 0 c
     callToolJson: (a, b) => engine.callToolJson(a, b),
     toolDefinitions: () => gg.Engine.toolDefinitions(),
     handleLine: (a) => engine.handleLine(a),
+    askLine: (a, b, c) => engine.askLine(a, b, c),
+    'askLine(line, n, defaults)': (a, b, c) => engine.askLine('{"id":1,"prompt":"대한민국의 주권은?"}', b, c),
+    toolLine: (a, b, c) => engine.toolLine(a, b, c),
+    'toolLine(line, n, defaults)': (a, b, c) => engine.toolLine('{"id":1,"query":"주권"}', b, c),
+    funnel: (a) => gg.Engine.funnel(a),
     searchTool: (a) => engine.searchTool(a),
     grep: (a) => engine.grep(a),
     sources: (a) => engine.sources(a),
@@ -113,6 +118,7 @@ test(`${CALLS} hostile calls: 0 traps, 0 untyped throws, 0 poisoned objects, 0 c
     'Index.searchJson': (a, b) => index.searchJson(a, b),
     'Index.search(q, k)': (a, b) => index.search('주권', b),
     'Index.info': () => index.info(),
+    'Index.searchLine': (a, b, c) => index.searchLine(a, b, c),
   };
   const names = Object.keys(methods);
   const tally = { calls: 0, answered: 0, typed: 0, traps: [], untyped: [], poisoned: [], changed: [] };
