@@ -373,9 +373,14 @@ fn string_arg(v: &JsValue, name: &'static str) -> Result<String, JsValue> {
 /// A count (`k`) from JS: a whole number 0..=2³²−1 (the callee checks its own range), or the typed
 /// error naming it — NaN, ±Infinity, fractions, negatives, BigInts and non-numbers included.
 fn count_arg(v: &JsValue, name: &'static str) -> Result<usize, JsValue> {
-    let n = v.as_f64().ok_or_else(|| js_error(Error::invalid(name, "must be a number")))?;
+    count_or(v, name).map_err(js_error)
+}
+
+/// [`count_arg`] with the library's error (for replies that carry it as a JSON line).
+fn count_or(v: &JsValue, name: &'static str) -> Result<usize, Error> {
+    let n = v.as_f64().ok_or_else(|| Error::invalid(name, "must be a number"))?;
     if n.fract() != 0.0 || !(0.0..=f64::from(u32::MAX)).contains(&n) {
-        return Err(js_error(Error::invalid(name, format!("{}: must be a whole number ≥ 0", Decimal(n)))));
+        return Err(Error::invalid(name, format!("{}: must be a whole number ≥ 0", Decimal(n))));
     }
     Ok(n as usize)
 }
@@ -853,7 +858,7 @@ impl WasmIndex {
         #[wasm_bindgen(unchecked_param_type = "number")] n: JsValue,
         #[wasm_bindgen(unchecked_param_type = "number")] k: JsValue,
     ) -> JsValue {
-        let k = count_arg(&k, "k").map_err(|_| Error::invalid("k", "must be a whole number ≥ 0"));
+        let k = count_or(&k, "k");
         js_string(&match (line_args(&line, &n, JsValue::UNDEFINED), k) {
             (Ok((line, n, _)), Ok(k)) => {
                 protocol::line_reply(&line, n, |id, body| protocol::hits_reply(&self.index, id, &body, k))

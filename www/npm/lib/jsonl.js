@@ -56,17 +56,16 @@ function utf8Error(bytes) {
 }
 
 /**
- * Line `n`'s kept `bytes` (its full length `len`, without `\n`) → its text, or `{error}`:
- * protocol::parse's first two checks, with its words, made on the bytes without a trailing `\r`.
- * The text keeps that `\r`: the library's parse drops it, as natively (exactly one).
+ * The checks a JS string cannot carry, with the library's words, on a line's kept `bytes` (its
+ * full length `len`, without `\n`; a trailing `\r` not counted when the whole line was kept): the
+ * `invalid line` error naming it as `what` ("line 3", or "line" for handleLine), or null.
  */
-function lineText(bytes, n, len) {
+function lineError(bytes, len, what) {
   const cr = len === bytes.length && bytes.length > 0 && bytes[bytes.length - 1] === 0x0d;
   const size = cr ? len - 1 : len;
-  if (size > MAX_LINE_BYTES) return { error: invalid('line', `line ${n} is ${size} bytes, at most ${MAX_LINE_BYTES}`) };
+  if (size > MAX_LINE_BYTES) return invalid('line', `${what} is ${size} bytes, at most ${MAX_LINE_BYTES}`);
   const bad = utf8Error(cr ? bytes.subarray(0, -1) : bytes);
-  if (bad) return { error: invalid('line', `line ${n} is not UTF-8: ${bad}`) };
-  return { text: bytes.toString('utf8') };
+  return bad ? invalid('line', `${what} is not UTF-8: ${bad}`) : null;
 }
 
 /** How the library's reply to a line that is no request begins (`protocol::parse`'s errors). */
@@ -79,10 +78,11 @@ const NOT_A_REQUEST = '{"id":null,"error":{"code":"invalid_argument","message":"
  */
 function serve(reply, clock) {
   return serveBytes((bytes, n, len) => {
-    const t = lineText(bytes, n, len);
-    if (t.error) return errorLine(t.error);
+    const error = lineError(bytes, len, `line ${n}`);
+    if (error) return errorLine(error);
     const started = process.hrtime.bigint();
-    const out = reply(t.text, n);
+    // With its `\r`: the library's parse drops exactly one, as natively.
+    const out = reply(bytes.toString('utf8'), n);
     if (clock && out !== '' && !out.startsWith(NOT_A_REQUEST)) clock.add(started);
     return out;
   });
@@ -96,12 +96,9 @@ function serve(reply, clock) {
 function serveHandleLine(engine, clock) {
   // Every line is timed, as the native loop times each protocol::handle_line call.
   return serveBytes((bytes) => clock.time(() => {
-    const line = bytes.length && bytes[bytes.length - 1] === 0x0d ? bytes.subarray(0, -1) : bytes;
-    if (line.length > MAX_LINE_BYTES) return errorLine(invalid('line', `line is ${line.length} bytes, at most ${MAX_LINE_BYTES}`));
-    const bad = utf8Error(line);
-    if (bad) return errorLine(invalid('line', `line is not UTF-8: ${bad}`));
+    const error = lineError(bytes, bytes.length, 'line');
     // With its `\r`: handle_line drops exactly one, as natively.
-    return engine.handleLine(bytes.toString('utf8'));
+    return error ? errorLine(error) : engine.handleLine(bytes.toString('utf8'));
   }));
 }
 
@@ -121,7 +118,7 @@ function serveBytes(answerLine) {
       len += part.length;
       if (kept < KEEP && part.length) {
         const p = part.subarray(0, KEEP - kept);
-        pending.push(Buffer.from(p));
+        pending.push(p);
         kept += p.length;
       }
     };
@@ -187,4 +184,4 @@ class Timings {
   }
 }
 
-module.exports = { idJson, errorLine, invalid, lineText, serve, serveHandleLine, utf8Error, Timings, MAX_LINE_BYTES };
+module.exports = { idJson, errorLine, invalid, lineError, serve, serveHandleLine, utf8Error, Timings, MAX_LINE_BYTES };
