@@ -13,6 +13,13 @@ unrelated prompts that get evidence; routing right (question → kind question a
 pasted sentence → kind sentence and pull; unrelated → skip); polite requests kept as questions;
 pasted sentences pushed with evidence. Standard library only.
 
+Two more figures say how much of the answer reaches the model, not only where it is from: for the
+questions that get evidence and whose label has an `answer_hint` (a short answer written with the
+gold), the share of the hint's words found in the injected evidence text (Hangul words as their
+character bigrams, other words of 3+ letters whole; the mean over questions, and how many have at
+least half), and the share of the injected characters that is the documents' text (the rest is
+citation and source lines).
+
 `--prefix TEXT` puts TEXT in front of every Korean domain question (the others stay as written):
 how much a greeting costs the gate, e.g. `--prefix "안녕하세요, 수고 많으십니다. "`; `--nospace` removes
 every space of every Korean domain question first (Korean typed without spaces)
@@ -46,6 +53,18 @@ def gold_hit(gold, e):
     return True
 
 
+def hint_grams(text):
+    """The answer-hint words as the hint figures compare them: Hangul words as their character
+    bigrams, other words of 3+ letters or digits whole, lowercased."""
+    grams = set()
+    for w in re.findall(r"[가-힣]+|[a-z0-9_]+", text.lower()):
+        if re.match("[가-힣]", w):
+            grams |= {w[i:i + 2] for i in range(len(w) - 1)}
+        elif len(w) > 2:
+            grams.add(w)
+    return grams
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--index", nargs="+", required=True)
@@ -76,7 +95,7 @@ def main():
     answers = [json.loads(line) for line in out.splitlines()]
     assert len(answers) == len(labels), (len(answers), len(labels))
     n = dict(q=0, q_ev=0, q_gold=0, q_gold_ev=0, q_gold_in=0, u=0, u_ev=0, s=0, s_ev=0,
-             right=0, polite=0, polite_q=0)
+             right=0, polite=0, polite_q=0, hint=0, hint_sum=0.0, hint_half=0, chars=0, text=0)
     misses = []
     for l, ans in zip(labels, answers):
         kind = l.get("kind") or ("question" if l.get("gold") else "unrelated")
@@ -92,6 +111,15 @@ def main():
                 n["q_gold"] += 1
                 n["q_gold_ev"] += bool(ev)
                 n["q_gold_in"] += any(gold_hit(g, e) for g in l["gold"] for e in ev)
+            hint = hint_grams(l.get("answer_hint") or "")
+            if ev and hint:
+                found = len(hint & hint_grams(" ".join(e.get("text", "") for e in ev))) / len(hint)
+                n["hint"] += 1
+                n["hint_sum"] += found
+                n["hint_half"] += found >= 0.5
+            if ev:
+                n["chars"] += sum(e.get("chars", 0) for e in ev)
+                n["text"] += sum(len(e.get("text", "")) for e in ev)
             ok = ans.get("kind") == "question" and route in ("push", "pull")
         elif kind == "sentence":
             n["s"] += 1
@@ -116,6 +144,12 @@ def main():
     print(f"| routing right | {pct(n['right'], len(labels))} |")
     print(f"| polite requests kept as questions | {n['polite_q']}/{n['polite']} |")
     print(f"| pasted sentences pushed with evidence | {n['s_ev']}/{n['s']} |")
+    if n["hint"]:
+        print(f"| answer hint's words in the evidence text (mean) | {100 * n['hint_sum'] / n['hint']:.1f}% "
+              f"({n['hint']} questions with evidence and a hint) |")
+        print(f"| … questions with at least half of them | {pct(n['hint_half'], n['hint'])} |")
+    if n["chars"]:
+        print(f"| documents' text in the injected characters (questions) | {pct(n['text'], n['chars'])} |")
     if a.misses:
         for kind, route, got, prompt in misses:
             print(f"- {kind} → {route} ({got}): {prompt[:100]}", file=sys.stderr)

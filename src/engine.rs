@@ -166,6 +166,17 @@ struct Instance {
     model: GateModel,
 }
 
+/// A hit made ready for the budget ([`Engine::deliver`]): its score line (detailed format), its
+/// text, and the characters it takes in full — its citation line, score line, text and line break
+/// (`body`), and the source line it introduces when it is its instance's first hit from that
+/// source (`intro`, else 0).
+struct Prepared {
+    score_line: Option<String>,
+    text: String,
+    body: usize,
+    intro: usize,
+}
+
 /// One piece of injected evidence (the `ask` contract's `evidence` items).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Evidence {
@@ -176,7 +187,8 @@ pub struct Evidence {
     pub cite: Citation,
     /// BM25 score.
     pub score: f64,
-    /// Characters this item takes in `context` (citation line + text).
+    /// Characters this item takes in `context` (the source line it introduces, when it is the
+    /// block's first item from its source; citation line; text).
     pub chars: usize,
     /// The (possibly cut) evidence text.
     pub text: String,
@@ -740,14 +752,16 @@ impl Engine {
         log: &mut DecisionLog,
     ) -> (Vec<Evidence>, Vec<String>) {
         let cfg = &self.config;
-        let render = |inst: &str, h: &Hit, n: usize| context::citation_line(n, inst, &h.cite);
-        // Items are numbered across instances: the demands count the widest number any can get.
+        // Items and sources are numbered across instances: the demands count the widest number
+        // any can get (there are never more sources than items).
         let widest = judged.iter().map(|j| j.hits.len()).sum::<usize>().max(1);
         // Per instance and hit: the score line (detailed format), the text, and what the item
-        // takes in full (citation line, score line, text, line break).
-        let mut prepared: Vec<Vec<(Option<String>, String, usize)>> = judged
+        // takes in full (the source line when it is the instance's first hit from its source,
+        // citation line, score line, text, line break).
+        let mut prepared: Vec<Vec<Prepared>> = judged
             .iter()
             .map(|j| {
+                let mut sources: Vec<&str> = Vec::new();
                 j.hits
                     .iter()
                     .map(|(h, why, rerank)| {
@@ -760,16 +774,22 @@ impl Engine {
                             l
                         });
                         let text = context::neutralize(&h.text);
-                        let demand = render(&j.log.instance, h, widest).chars().count()
+                        let intro = if sources.contains(&h.cite.source.as_str()) {
+                            0
+                        } else {
+                            sources.push(&h.cite.source);
+                            context::source_line(widest, &j.log.instance, &h.cite).chars().count()
+                        };
+                        let body = context::item_line(widest, widest, &h.cite).chars().count()
                             + line.as_ref().map_or(0, |l| l.chars().count())
                             + text.chars().count()
                             + 1;
-                        (line, text, demand)
+                        Prepared { score_line: line, text, body, intro }
                     })
                     .collect()
             })
             .collect();
-        let demands: Vec<usize> = prepared.iter().map(|p| p.iter().map(|x| x.2).sum()).collect();
+        let demands: Vec<usize> = prepared.iter().map(|p| p.iter().map(|x| x.body + x.intro).sum()).collect();
         // The shared total goes to the instances in proportion to relevance^share_power (a forced
         // instance counts as certain): the one the prompt is most likely about gets the most room.
         let weights: Vec<u64> = judged
@@ -784,6 +804,8 @@ impl Engine {
         let mut evidence = Vec::new();
         let mut items: Vec<String> = Vec::new();
         let mut shown: Vec<(String, u32)> = Vec::new();
+        // The block's sources in the order their lines were written: (instance, source id).
+        let mut sources: Vec<(String, String)> = Vec::new();
         // The most relevant instance's evidence comes first (ties: the order they were loaded).
         let mut order: Vec<usize> = (0..judged.len()).collect();
         crate::sort::sort_by(&mut order, |&a, &b| (weights[b], a).cmp(&(weights[a], b)));
@@ -793,24 +815,42 @@ impl Engine {
                 continue;
             }
             let name = j.log.instance.clone();
-            let hit_demands: Vec<usize> = prepared.iter().map(|x| x.2).collect();
+            let bodies: Vec<usize> = prepared.iter().map(|x| x.body).collect();
+            let intros: Vec<usize> = prepared.iter().map(|x| x.intro).collect();
             let mut used = 0;
             let mut n_items = 0;
-            for (k, ((h, why, rerank), (score_line, text, _))) in j.hits.iter().zip(prepared).enumerate() {
+            for (k, ((h, why, rerank), Prepared { score_line, text, .. })) in
+                j.hits.iter().zip(prepared).enumerate()
+            {
                 let left = allowed.saturating_sub(used);
-                // When the hits left do not all fit, each gets an even share of what is left (a
-                // short one leaves the rest to the longer ones); a hit that cannot be cut to its
-                // share may take what is left, as the best hits did before the others.
-                let share = budget::allocate(&hit_demands[k..], left, left).first().copied().unwrap_or(0);
-                let cite = render(&name, h, items.len() + 1);
-                let head = cite.chars().count() + score_line.as_ref().map_or(0, |l| l.chars().count());
+                // When the hits left do not all fit, each gets an even share of what is left once
+                // their source lines are set aside (a short one leaves the rest to the longer
+                // ones), plus its own source line; a hit that cannot be cut to its share may take
+                // what is left, as the best hits did before the others.
+                let room = left.saturating_sub(intros[k..].iter().sum());
+                let share =
+                    budget::allocate(&bodies[k..], room, room).first().copied().unwrap_or(0) + intros[k];
+                let known = sources.iter().position(|(i, src)| *i == name && *src == h.cite.source);
+                let label = known.map_or(sources.len(), |at| at) + 1;
+                let intro = match known {
+                    Some(_) => String::new(),
+                    None => context::source_line(label, &name, &h.cite),
+                };
+                let cite = context::item_line(items.len() + 1, label, &h.cite);
+                let head = intro.chars().count()
+                    + cite.chars().count()
+                    + score_line.as_ref().map_or(0, |l| l.chars().count());
                 let weigh = |segment: &str| passage_weight(segment, why);
                 let fitted = [share, left]
                     .into_iter()
                     .filter(|&room| head + 2 <= room)
                     .find_map(|room| budget::passage(&text, room - head - 1, &weigh));
                 let Some(fitted) = fitted else { continue };
-                let mut item = cite;
+                if known.is_none() {
+                    sources.push((name.clone(), h.cite.source.clone()));
+                }
+                let mut item = intro;
+                item.push_str(&cite);
                 if let Some(l) = &score_line {
                     item.push_str(l);
                 }

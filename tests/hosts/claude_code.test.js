@@ -114,7 +114,8 @@ test('a domain question: the request holds the evidence block with its citations
   const { body, result } = await claude(DOMAIN);
   const ctx = hookContext(body);
   assert.ok(ctx.includes(want.context.trimEnd()), `the evidence block is not in the request:\n${ctx.slice(0, 2000)}`);
-  assert.match(ctx, /\[1\] 국가연구개발혁신법 매뉴얼\(본권\) · p\.\d+ · §[\d-]+/);
+  // The source named once, on its [Sn] line; the items cite it by that label with their location.
+  assert.match(ctx, /\n\[S1\] 국가연구개발혁신법 매뉴얼\(본권\) · as of \d{4}-\d{2} · https:\/\/\S+ · \(rnd\)\n\[1\] S1 · p\.\d+ · §[\d-]+/);
   assert.match(ctx, /groundgate: 위 근거로 답하고 주장마다 \[n\] 인용을 붙이세요/);
   assert.equal(result.result, 'groundgate test reply.');
 });
@@ -147,7 +148,8 @@ test('the same question twice in one session: the evidence is not repeated', asy
   const firstCtx = hookContext(first.body);
   const cites = [...firstCtx.matchAll(/^\[\d+\] (.*)$/gm)].map((m) => m[1]);
   const block = firstCtx.slice(0, firstCtx.indexOf('</groundgate-evidence>')).split('\n').slice(2);
-  const texts = block.filter((l) => l.length > 40 && !/^\[\d+\] /.test(l));
+  // The documents' lines (a source line names a source again in a new block; that is not evidence).
+  const texts = block.filter((l) => l.length > 40 && !/^\[S?\d+\] /.test(l));
   assert.ok(cites.length > 0 && texts.length > 0);
   const second = await claude(DOMAIN, ['--resume', first.result.session_id]);
   assert.equal(hookContexts(second.body).length, 2, 'the resumed request should carry both turns\' contexts');

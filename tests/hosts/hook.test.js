@@ -155,7 +155,7 @@ test('the same question in one session, across processes: the evidence is not re
   const first = contextOf(await hook(DOMAIN, { session: 'sess-1', state }));
   const second = contextOf(await hook(DOMAIN, { session: 'sess-1', state }));
   const other = contextOf(await hook(DOMAIN, { session: 'sess-2', state }));
-  const body = (ctx) => ctx.split('\n').filter((l) => l.length > 40 && !/^\[\d+\] /.test(l) && !l.startsWith('Excerpts') && !l.startsWith('groundgate:'));
+  const body = (ctx) => ctx.split('\n').filter((l) => l.length > 40 && !/^\[S?\d+\] /.test(l) && !l.startsWith('Excerpts') && !l.startsWith('groundgate:'));
   assert.ok(body(first).length > 0);
   for (const l of body(first)) assert.ok(!second.includes(l), `repeated: ${l}`);
   assert.equal(other, first, 'another session sees the same evidence again');
@@ -169,7 +169,7 @@ test('two prompts of one session at once: both answered, nothing shown twice, st
   const runs = await Promise.all([hook(DOMAIN, { session: 'c', state }), hook(DOMAIN, { session: 'c', state })]);
   const [a, b] = runs.map(contextOf);
   assert.ok(a.includes('<groundgate-evidence>') && b.includes('<groundgate-evidence>'));
-  const lines = (ctx) => ctx.split('\n').filter((l) => l.length > 40 && !l.startsWith('Excerpts') && !l.startsWith('groundgate:') && !/^\[\d+\] /.test(l));
+  const lines = (ctx) => ctx.split('\n').filter((l) => l.length > 40 && !l.startsWith('Excerpts') && !l.startsWith('groundgate:') && !/^\[S?\d+\] /.test(l));
   for (const l of lines(a)) assert.ok(!lines(b).includes(l), `shown twice: ${l}`);
   const [file] = fs.readdirSync(state).filter((f) => f.endsWith('.session'));
   const entries = fs.readFileSync(path.join(state, file), 'utf8').trim().split('\n').slice(1);

@@ -112,7 +112,8 @@ test('the extension in code-server: activation, tools, @groundgate chat with cit
   });
   const sent = JSON.parse(messages.trim().split('\n')[0]).map((m) => m.text).join('\n');
   assert.match(sent, /<groundgate-evidence>/);
-  assert.match(sent, /\[1\] 국가연구개발혁신법 매뉴얼\(본권\) · p\.\d+/);
+  assert.match(sent, /\[S1\] 국가연구개발혁신법 매뉴얼\(본권\) · as of \d{4}-\d{2} · /);
+  assert.match(sent, /\n\[1\] S1 · p\.\d+/);
   assert.match(sent, /연구수당은 얼마까지 계상할 수 있나요\?$/);
 
   // What the person sees: the verdict, the model's answer, the sources; the broken index reported.

@@ -332,6 +332,36 @@ fn check_budget_invariants(a: &groundgate::Answer, c: &Config) {
             a.context.lines().filter(|l| l.starts_with("gate ")).map(|l| l.chars().count() + 1).sum();
         assert_eq!(body - gates, total, "context holds exactly the evidence items");
     }
+    check_source_lines(a);
+}
+
+/// Every source of the evidence is named on exactly one `[Sk]` line, labelled 1, 2, … in order,
+/// before the first item that cites it; every item line `[n] Sk` cites a label already named.
+fn check_source_lines(a: &groundgate::Answer) {
+    let mut named = 0;
+    let mut items = 0;
+    for line in a.context.lines() {
+        if let Some(rest) = line.strip_prefix("[S") {
+            let label: usize = rest.split(']').next().and_then(|d| d.parse().ok()).expect("label");
+            named += 1;
+            assert_eq!(label, named, "{line}");
+        } else if a.evidence.len() > items && line.starts_with(&format!("[{}] S", items + 1)) {
+            let label: usize = line
+                .split(" S")
+                .nth(1)
+                .and_then(|r| r.split(' ').next())
+                .and_then(|d| d.parse().ok())
+                .expect("label");
+            assert!((1..=named).contains(&label), "{line} cites a source not named yet");
+            items += 1;
+        }
+    }
+    assert_eq!(items, a.evidence.len(), "{}", a.context);
+    let mut sources: Vec<(&str, &str)> =
+        a.evidence.iter().map(|e| (e.instance.as_str(), e.cite.source.as_str())).collect();
+    sources.sort_unstable();
+    sources.dedup();
+    assert_eq!(named, sources.len(), "{}", a.context);
 }
 
 #[test]
@@ -345,6 +375,14 @@ fn one_instance_gets_the_default_3600_from_up_to_16_hits() {
     assert!(a.log.injected_chars > 3_000, "{}", a.log.injected_chars);
     // Twelve hits of 440 characters share the 3,600: all are offered, each cut to its share.
     assert_eq!(a.evidence.len(), 12, "{:?}", a.evidence.iter().map(|e| e.chars).collect::<Vec<_>>());
+    // The source's title, date and link are written once, so the documents' text takes nearly all
+    // of it (a full citation line per item left it about four fifths here).
+    let text: usize = a.evidence.iter().map(|e| e.text.chars().count()).sum();
+    assert!(text * 10 >= a.log.injected_chars * 9, "{text} of {}", a.log.injected_chars);
+    assert_eq!(
+        a.context.matches("[S1] a 감리 안내서 · as of 2026-01 · https://example.org/a · (a)\n").count(),
+        1
+    );
     // The judges still see the top 4 only.
     let l = &a.log.instances[0];
     assert_eq!(l.scores.len(), 4, "{:?}", l.scores);
