@@ -804,8 +804,7 @@ impl Engine {
         let mut evidence = Vec::new();
         let mut items: Vec<String> = Vec::new();
         let mut shown: Vec<(String, u32)> = Vec::new();
-        // The block's sources in the order their lines were written: (instance, source id).
-        let mut sources: Vec<(String, String)> = Vec::new();
+        let mut sources = context::Sources::default();
         // The most relevant instance's evidence comes first (ties: the order they were loaded).
         let mut order: Vec<usize> = (0..judged.len()).collect();
         crate::sort::sort_by(&mut order, |&a, &b| (weights[b], a).cmp(&(weights[a], b)));
@@ -830,11 +829,10 @@ impl Engine {
                 let room = left.saturating_sub(intros[k..].iter().sum());
                 let share =
                     budget::allocate(&bodies[k..], room, room).first().copied().unwrap_or(0) + intros[k];
-                let known = sources.iter().position(|(i, src)| *i == name && *src == h.cite.source);
-                let label = known.map_or(sources.len(), |at| at) + 1;
-                let intro = match known {
-                    Some(_) => String::new(),
-                    None => context::source_line(label, &name, &h.cite),
+                let known = sources.label(&name, &h.cite);
+                let (label, intro) = match known {
+                    Ok(label) => (label, String::new()),
+                    Err(label) => (label, context::source_line(label, &name, &h.cite)),
                 };
                 let cite = context::item_line(items.len() + 1, label, &h.cite);
                 let head = intro.chars().count()
@@ -846,8 +844,8 @@ impl Engine {
                     .filter(|&room| head + 2 <= room)
                     .find_map(|room| budget::passage(&text, room - head - 1, &weigh));
                 let Some(fitted) = fitted else { continue };
-                if known.is_none() {
-                    sources.push((name.clone(), h.cite.source.clone()));
+                if known.is_err() {
+                    sources.name(&name, &h.cite);
                 }
                 let mut item = intro;
                 item.push_str(&cite);

@@ -655,6 +655,20 @@ impl WasmEngine {
         })
     }
 
+    /// The evidence block for a `search` result (what `callTool('search')` returns; any object
+    /// whose `results` are `{instance, source, title, page?, article?, section?, heading?, date?,
+    /// link?, text}`): `ask`'s `context` layout — each source named once on an `[Sn]` line, `<`
+    /// and `>` neutralised — with each result's text whole; `""` for no results. Throws an `Error`
+    /// with `code` `invalid_argument` for anything else.
+    #[wasm_bindgen(js_name = searchContext)]
+    pub fn search_context(
+        #[wasm_bindgen(unchecked_param_type = "SearchResult")] result: JsValue,
+    ) -> Result<String, JsValue> {
+        let json = object_json(&result, "result")?
+            .ok_or_else(|| js_error(Error::invalid("result", "must be an object (a search result)")))?;
+        tools::search::context(&json).map_err(js_error)
+    }
+
     /// The funnel of a decision log file's text (`ask --jsonl` output, a hook's `--log`) as the
     /// native `groundgate stats` prints it (`deliver::FunnelReport`); lines not JSON are skipped
     /// and counted.

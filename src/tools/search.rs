@@ -97,6 +97,33 @@ pub struct Output {
     pub truncated: bool,
 }
 
+/// One result as [`context`] reads it back from a host: its instance, citation and text (the
+/// other fields of an [`Item`] are ignored).
+#[derive(Deserialize)]
+struct Quoted {
+    instance: String,
+    #[serde(flatten)]
+    cite: Citation,
+    text: String,
+}
+
+/// What [`context`] reads: an [`Output`]'s `results`.
+#[derive(Deserialize)]
+struct Quotes {
+    results: Vec<Quoted>,
+}
+
+/// The evidence block for a `search` result given back by a host as JSON (a pull that shows the
+/// model what it found): [`context::hits_block`](crate::deliver::context::hits_block), the layout
+/// of `ask`'s `context`, each result's text whole. A result without `instance`, `source`, `title`
+/// or `text` is an `invalid_argument` error naming what is missing.
+pub fn context(json: &str) -> Result<String> {
+    let q: Quotes = serde_json::from_str(json).map_err(|e| Error::invalid("result", e.to_string()))?;
+    Ok(crate::deliver::context::hits_block(
+        q.results.iter().map(|r| (r.instance.as_str(), &r.cite, r.text.as_str())),
+    ))
+}
+
 /// `ln x` for `x > 0` from `+ − × ÷` only, so that it is bit-identical natively and in wasm.
 fn ln(x: f64) -> f64 {
     if x.is_nan() || x <= 0.0 {

@@ -389,3 +389,41 @@ fn read_and_links_find_the_source_without_an_instance() {
     let no = err(&empty, "read", json!({"source": "constitution"}));
     assert!(no.to_string().contains("no instance is loaded"), "{no}");
 }
+
+#[test]
+fn a_search_result_given_back_renders_as_the_evidence_block() {
+    let e = engine();
+    for detailed in [false, true] {
+        let out = ok(&e, "search", json!({"query": "회의비 자유", "k": 6, "detailed": detailed}));
+        let results = out["results"].as_array().unwrap();
+        assert!(results.len() >= 2, "{out}");
+        let block = search::context(&out.to_string()).unwrap();
+        // Every result whole, in order, each source named once before its first item.
+        let mut at = 0;
+        for (n, r) in results.iter().enumerate() {
+            let text = crate::deliver::context::neutralize(r["text"].as_str().unwrap());
+            let line = format!("[{}] S", n + 1);
+            at += block[at..].find(&line).unwrap_or_else(|| panic!("{line} missing:\n{block}"));
+            at += block[at..].find(&text).expect("text whole");
+        }
+        let mut sources: Vec<String> =
+            results.iter().map(|r| format!("{}/{}", r["instance"], r["source"])).collect();
+        sources.sort();
+        sources.dedup();
+        assert_eq!(block.lines().filter(|l| l.starts_with("[S")).count(), sources.len(), "{block}");
+    }
+    assert_eq!(search::context(r#"{"results": []}"#).unwrap(), "");
+    for bad in [
+        "{}",
+        r#"{"results": {}}"#,
+        r#"{"results": [{"instance": "x", "source": "s", "title": "t"}]}"#,
+        r#"{"results": [{"source": "s", "title": "t", "text": "x"}]}"#,
+        r#"{"results": [{"instance": "x", "source": "s", "title": "t", "text": "x", "page": -1}]}"#,
+        "[]",
+        "not json",
+    ] {
+        let e = search::context(bad).expect_err(bad);
+        assert_eq!(e.code(), "invalid_argument", "{bad}: {e}");
+        assert!(e.to_string().contains("result"), "{bad}: {e}");
+    }
+}

@@ -102,6 +102,8 @@ test(`${CALLS} hostile calls: 0 traps, 0 untyped throws, 0 poisoned objects, 0 c
     toolLine: (a, b, c) => engine.toolLine(a, b, c),
     'toolLine(line, n, defaults)': (a, b, c) => engine.toolLine('{"id":1,"query":"주권"}', b, c),
     funnel: (a) => gg.Engine.funnel(a),
+    searchContext: (a) => gg.Engine.searchContext(a),
+    'searchContext({results})': (a) => gg.Engine.searchContext({ results: [a] }),
     searchTool: (a) => engine.searchTool(a),
     grep: (a) => engine.grep(a),
     sources: (a) => engine.sources(a),

@@ -121,7 +121,7 @@ const participant: vscode.ChatRequestHandler = async (request, _context, stream,
   } else if (answer.route === 'pull') {
     stream.progress('Searching the indexes…');
     const hits: Hit[] = pullSearch(engine, request.prompt);
-    block = hitsBlock(hits);
+    block = hitsBlock(groundgate as unknown as Groundgate, hits);
     cited = hits;
   }
   for (const c of cited) reference(stream, c);
