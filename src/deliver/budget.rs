@@ -50,6 +50,15 @@ pub fn allocate_weighted(
     out
 }
 
+/// A share weight for [`allocate_weighted`]: `x` (taken into 0..=1, NaN as 0: a probability, a score over
+/// the best) to the power `power`, in millionths — integers, so that every platform splits alike.
+// Not `clamp`: NaN must weigh 0, and `clamp` keeps NaN (and links a panic message).
+#[allow(clippy::manual_clamp)]
+pub fn power_weight(x: f64, power: u32) -> u64 {
+    let x = x.max(0.0).min(1.0);
+    ((0..power).fold(1.0f64, |w, _| w * x) * 1_000_000.0).round() as u64
+}
+
 /// The longest prefix of `text` made of whole sentences that has at most `max` characters;
 /// `None` when not even the first sentence fits.
 pub fn fit(text: &str, max: usize) -> Option<&str> {
@@ -165,6 +174,15 @@ mod tests {
         assert_eq!(allocate(&[500, 2000, 2000], 1800, 3600), [500, 1550, 1550]);
         assert_eq!(allocate(&[300, 400, 2000, 2000], 1800, 3600), [300, 400, 1450, 1450]);
         assert_eq!(allocate(&[], 1800, 3600), Vec::<usize>::new());
+    }
+
+    #[test]
+    fn power_weights_are_millionths_of_a_clamped_power() {
+        assert_eq!(power_weight(0.5, 2), 250_000);
+        assert_eq!(power_weight(0.5, 0), 1_000_000);
+        assert_eq!(power_weight(1.7, 3), 1_000_000);
+        assert_eq!(power_weight(-1.0, 1), 0);
+        assert_eq!(power_weight(f64::NAN, 2), 0);
     }
 
     #[test]

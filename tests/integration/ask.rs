@@ -429,6 +429,54 @@ fn long_hits_share_the_budget_instead_of_crowding_out_the_later_ones() {
     assert!(a.log.injected_chars > 3_000, "{}", a.log.injected_chars);
 }
 
+/// Six long chunks that match [`Q`] less and less: chunk `i` holds its sentence about 감리원 교육
+/// 과정 `6 − i` times among sentences about something else.
+fn graded_instance() -> Vec<u8> {
+    let mut b = IndexBuilder::new("a", AnalyzerSettings::default());
+    let s = b
+        .add_source(Source { id: "g".into(), title: "g".into(), kind: "guide".into(), ..Default::default() })
+        .expect("source");
+    for i in 0..6usize {
+        let mut text = String::new();
+        for k in 0..24 {
+            if k % 4 == 0 && k / 4 < 6 - i {
+                text.push_str(&format!("감리원은 교육 과정 {i}-{k}을 이수하여야 한다. "));
+            } else {
+                text.push_str(&format!("회계 보고서의 서식 {i}-{k}은 별지에 따른다. "));
+            }
+        }
+        let loc = groundgate::corpus::Location { page: Some(i as u32 + 1), ..Default::default() };
+        b.add_chunk(Chunk { source: s, text, location: loc, start: 0, end: 0 }).expect("chunk");
+    }
+    for k in 0..30 {
+        b.add_chunk(Chunk { source: s, text: format!("예산 집행 회계 {k}번."), ..Default::default() })
+            .expect("filler");
+    }
+    b.build().expect("build")
+}
+
+#[test]
+fn better_hits_get_more_of_the_budget() {
+    // The default: each hit's share follows its score² (relative to the best), as the instances'
+    // shares follow relevance² (`share_power`); 0: even shares for both.
+    let chars = |power: u32| {
+        let c = Config { evidence_k: 6, share_power: power, ..Config::default() };
+        let mut e = engine_with(&[("a", graded_instance())], c.clone());
+        let a = ask(&mut e, Q);
+        check_budget_invariants(&a, &c);
+        assert_eq!(a.evidence.len(), 6, "{:?}", a.evidence.iter().map(|e| e.chars).collect::<Vec<_>>());
+        let scores: Vec<f64> = a.evidence.iter().map(|e| e.score).collect();
+        assert!(scores.windows(2).all(|w| w[0] > w[1]), "{scores:?}");
+        a.evidence.iter().map(|e| e.text.chars().count()).collect::<Vec<_>>()
+    };
+    let even = chars(0);
+    assert!(even.iter().max().unwrap() - even.iter().min().unwrap() < 100, "{even:?}");
+    let graded = chars(Config::default().share_power);
+    assert_eq!(Config::default().share_power, 2);
+    assert!(graded[0] > graded[5] + 200, "{graded:?}");
+    assert!(graded[0] > even[0] && graded[5] < even[5], "{graded:?} against {even:?}");
+}
+
 #[test]
 fn a_best_hit_that_cannot_be_cut_to_its_share_keeps_its_place() {
     // Chunks of one long sentence each: no passage fits an even share of 3,600 / 8, so each hit in
