@@ -817,15 +817,15 @@ impl Engine {
             }
             let name = j.log.instance.clone();
             let bodies: Vec<usize> = prepared.iter().map(|x| x.body).collect();
-            let intros: Vec<usize> = prepared.iter().map(|x| x.intro).collect();
-            // Each hit's weight: its score over the instance's best, to `share_power`.
+            let mut intros: Vec<usize> = prepared.iter().map(|x| x.intro).collect();
+            // Each hit's weight: its score over the instance's best, to `share_power` (even shares
+            // when a rerank has ordered the hits: its order, not BM25's, says which come first).
+            let power = if opts.rerank.as_ref().is_some_and(|r| r.is_active()) { 0 } else { cfg.share_power };
             let best = j.hits.iter().map(|(h, _, _)| h.score).fold(0.0, f64::max);
             let hit_weights: Vec<u64> = j
                 .hits
                 .iter()
-                .map(|(h, _, _)| {
-                    budget::power_weight(if best > 0.0 { h.score / best } else { 1.0 }, cfg.share_power)
-                })
+                .map(|(h, _, _)| budget::power_weight(if best > 0.0 { h.score / best } else { 1.0 }, power))
                 .collect();
             let mut used = 0;
             let mut n_items = 0;
@@ -858,7 +858,14 @@ impl Engine {
                     .into_iter()
                     .filter(|&room| head + 2 <= room)
                     .find_map(|room| budget::passage(&text, room - head - 1, &weigh));
-                let Some(fitted) = fitted else { continue };
+                let Some(fitted) = fitted else {
+                    // Skipped: the next hit from its source writes the source line, with its room.
+                    if let Some(m) = (k + 1..j.hits.len()).find(|&m| j.hits[m].0.cite.source == h.cite.source)
+                    {
+                        intros[m] = intros[k];
+                    }
+                    continue;
+                };
                 if known.is_err() {
                     sources.name(&name, &h.cite);
                 }

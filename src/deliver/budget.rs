@@ -3,8 +3,8 @@
 //! Field report, PART 03: 1,800 characters per instance; when several instances answer, 3,600 in
 //! total split evenly, and what a short answer leaves unused goes to the longer ones. [`allocate`]
 //! does that by water-filling; [`fit`] cuts evidence text at a sentence boundary. Within an
-//! instance, hits whose texts do not all fit share its budget the same way ([`allocate`] again),
-//! and a hit cut to its share keeps its best passage ([`segments`], [`window`]): the run of whole
+//! instance, hits whose texts do not all fit share its budget by [`allocate_weighted`] (each in
+//! proportion to its score over the best, to the engine's `share_power`), and a hit cut to its share keeps its best passage ([`segments`], [`window`]): the run of whole
 //! sentences or lines that holds most of the query's weight, so a long first hit does not crowd out
 //! the later ones and a cut does not drop the part that matched.
 

@@ -7,9 +7,10 @@
 //! Short format (default): per item, a citation line and the text. A source's title, reference date,
 //! link and instance are written once, on a source line (`[S1] …`) in front of the first item from
 //! it; an item's citation line names the source by that label and gives the location (page,
-//! article, section and heading). Sixteen items from a manual's five volumes would otherwise repeat
-//! the same title, date and 90-character link sixteen times: about three quarters of a 3,600
-//! character budget (docs/gate-bench.md, "Source lines"). Detailed format adds, per item, the score
+//! article, section and heading). Sixteen items from the R&D manual's seven volumes would otherwise
+//! repeat titles, dates and their shared 90-character link sixteen times: about three fifths of a
+//! 3,600-character budget (docs/gate-bench.md, "Source lines"). A source is keyed by instance and
+//! id: the same id in two instances gets two lines. Detailed format adds, per item, the score
 //! and each matched term's contribution, and at the end the gate values per instance.
 
 use serde::{Deserialize, Serialize};
@@ -148,8 +149,9 @@ pub fn score_line(score: f64, terms: &[TermScore]) -> String {
     neutralize(&format!("    score {} = {}\n", Decimal(score), t.join(" + ")))
 }
 
-/// Assemble the block from rendered items (each a citation line + text + newline). Empty when
-/// there are no items.
+/// Assemble the block from rendered items (each: the source line it introduces, if any; its
+/// citation line; its score line in the detailed format; its text; a newline). Empty when there
+/// are no items.
 pub fn block(items: &[String], format: Format, gates: &[InstanceLog]) -> String {
     if items.is_empty() {
         return String::new();

@@ -357,6 +357,24 @@ fn check_source_lines(a: &groundgate::Answer) {
         }
     }
     assert_eq!(items, a.evidence.len(), "{}", a.context);
+    // Each item's label names its own source: the title and the instance of its evidence item.
+    let lines: Vec<&str> = a.context.lines().filter(|l| l.starts_with("[S")).collect();
+    let mut n = 0;
+    for line in a.context.lines() {
+        if n < a.evidence.len() && line.starts_with(&format!("[{}] S", n + 1)) {
+            let label: usize = line
+                .split(" S")
+                .nth(1)
+                .and_then(|r| r.split(' ').next())
+                .and_then(|d| d.parse().ok())
+                .expect("label");
+            let ev = &a.evidence[n];
+            let source = lines[label - 1];
+            assert!(source.starts_with(&format!("[S{label}] {}", ev.cite.title)), "{line} → {source}");
+            assert!(source.ends_with(&format!("({})", ev.instance)), "{line} → {source}");
+            n += 1;
+        }
+    }
     let mut sources: Vec<(&str, &str)> =
         a.evidence.iter().map(|e| (e.instance.as_str(), e.cite.source.as_str())).collect();
     sources.sort_unstable();
@@ -475,6 +493,55 @@ fn better_hits_get_more_of_the_budget() {
     assert_eq!(Config::default().share_power, 2);
     assert!(graded[0] > graded[5] + 200, "{graded:?}");
     assert!(graded[0] > even[0] && graded[5] < even[5], "{graded:?} against {even:?}");
+}
+
+#[test]
+fn a_source_whose_first_hit_does_not_fit_is_named_by_its_next_one() {
+    // Source a's best chunk is one sentence longer than the budget: skipped. Its next chunk must
+    // then write a's source line, with the room for it.
+    let mut b = IndexBuilder::new("x", AnalyzerSettings::default());
+    let src = |b: &mut IndexBuilder, id: &str| {
+        b.add_source(Source {
+            id: id.into(),
+            title: format!("{id} 안내서"),
+            kind: "guide".into(),
+            ..Default::default()
+        })
+        .expect("source")
+    };
+    let (sa, sb) = (src(&mut b, "a"), src(&mut b, "b"));
+    let chunk = |b: &mut IndexBuilder, s, page: u32, text: String| {
+        let loc = groundgate::corpus::Location { page: Some(page), ..Default::default() };
+        b.add_chunk(Chunk { source: s, text, location: loc, start: 0, end: 0 }).expect("chunk");
+    };
+    chunk(&mut b, sa, 1, "감리원 이수 교육 과정 ".repeat(500).trim().to_string());
+    chunk(&mut b, sb, 1, "감리원은 교육 과정을 이수하여야 한다. ".repeat(3).trim().to_string());
+    chunk(
+        &mut b,
+        sa,
+        2,
+        format!("{} 감리원의 교육은 별도로 정한다.", "회계 보고서는 별지에 따른다. ".repeat(8)),
+    );
+    for k in 0..30 {
+        b.add_chunk(Chunk {
+            source: sb, text: format!("예산 집행 회계 {k}번."), ..Default::default()
+        })
+        .expect("filler");
+    }
+    let c = Config { evidence_k: 3, ..Config::default() };
+    let mut e = engine_with(&[("x", b.build().expect("build"))], c.clone());
+    // a's long chunk ranks first: the case is exercised.
+    let ranked: Vec<(String, Option<u32>)> =
+        e.search("x", Q, 3).expect("search").into_iter().map(|h| (h.cite.source, h.cite.page)).collect();
+    assert_eq!(ranked[0], ("a".to_string(), Some(1)), "{ranked:?}");
+    let a = ask(&mut e, Q);
+    check_budget_invariants(&a, &c);
+    let got: Vec<(&str, Option<u32>)> =
+        a.evidence.iter().map(|e| (e.cite.source.as_str(), e.cite.page)).collect();
+    assert_eq!(got, [("b", Some(1)), ("a", Some(2))], "{}", a.context);
+    // … and in the gate's own ranking too: its best hit, the one skipped, scored above the first shown.
+    assert!(a.log.instances[0].scores[0] > a.evidence[0].score, "{:?}", a.log.instances[0].scores);
+    assert_eq!(a.context.matches("[S2] a 안내서 · (x)\n[2] S2 · p.2\n").count(), 1, "{}", a.context);
 }
 
 #[test]
