@@ -338,13 +338,14 @@ fn check_budget_invariants(a: &groundgate::Answer, c: &Config) {
 /// Every source of the evidence is named on exactly one `[Sk]` line, labelled 1, 2, … in order,
 /// before the first item that cites it; every item line `[n] Sk` cites a label already named.
 fn check_source_lines(a: &groundgate::Answer) {
-    let mut named = 0;
+    // The source lines so far, in order.
+    let mut named: Vec<&str> = Vec::new();
     let mut items = 0;
     for line in a.context.lines() {
         if let Some(rest) = line.strip_prefix("[S") {
             let label: usize = rest.split(']').next().and_then(|d| d.parse().ok()).expect("label");
-            named += 1;
-            assert_eq!(label, named, "{line}");
+            named.push(line);
+            assert_eq!(label, named.len(), "{line}");
         } else if a.evidence.len() > items && line.starts_with(&format!("[{}] S", items + 1)) {
             let label: usize = line
                 .split(" S")
@@ -352,34 +353,20 @@ fn check_source_lines(a: &groundgate::Answer) {
                 .and_then(|r| r.split(' ').next())
                 .and_then(|d| d.parse().ok())
                 .expect("label");
-            assert!((1..=named).contains(&label), "{line} cites a source not named yet");
+            assert!((1..=named.len()).contains(&label), "{line} cites a source not named yet");
+            // … and names its own source: the title and the instance of its evidence item.
+            let (ev, source) = (&a.evidence[items], named[label - 1]);
+            assert!(source.starts_with(&format!("[S{label}] {}", ev.cite.title)), "{line} → {source}");
+            assert!(source.ends_with(&format!("({})", ev.instance)), "{line} → {source}");
             items += 1;
         }
     }
     assert_eq!(items, a.evidence.len(), "{}", a.context);
-    // Each item's label names its own source: the title and the instance of its evidence item.
-    let lines: Vec<&str> = a.context.lines().filter(|l| l.starts_with("[S")).collect();
-    let mut n = 0;
-    for line in a.context.lines() {
-        if n < a.evidence.len() && line.starts_with(&format!("[{}] S", n + 1)) {
-            let label: usize = line
-                .split(" S")
-                .nth(1)
-                .and_then(|r| r.split(' ').next())
-                .and_then(|d| d.parse().ok())
-                .expect("label");
-            let ev = &a.evidence[n];
-            let source = lines[label - 1];
-            assert!(source.starts_with(&format!("[S{label}] {}", ev.cite.title)), "{line} → {source}");
-            assert!(source.ends_with(&format!("({})", ev.instance)), "{line} → {source}");
-            n += 1;
-        }
-    }
     let mut sources: Vec<(&str, &str)> =
         a.evidence.iter().map(|e| (e.instance.as_str(), e.cite.source.as_str())).collect();
     sources.sort_unstable();
     sources.dedup();
-    assert_eq!(named, sources.len(), "{}", a.context);
+    assert_eq!(named.len(), sources.len(), "{}", a.context);
 }
 
 #[test]
