@@ -4,9 +4,10 @@
 //! total split evenly, and what a short answer leaves unused goes to the longer ones. [`allocate`]
 //! does that by water-filling; [`fit`] cuts evidence text at a sentence boundary. Within an
 //! instance, hits whose texts do not all fit share its budget by [`allocate_weighted`] (each in
-//! proportion to its score over the best, to the engine's `share_power`), and a hit cut to its share keeps its best passage ([`segments`], [`window`]): the run of whole
-//! sentences or lines that holds most of the query's weight, so a long first hit does not crowd out
-//! the later ones and a cut does not drop the part that matched.
+//! proportion to its score over the best, to the engine's `share_power`), and a hit cut to its
+//! share keeps its best passage ([`segments`], [`window`]): the run of whole sentences or lines
+//! that holds most of the query's weight, so a long first hit does not crowd out the later ones
+//! and a cut does not drop the part that matched.
 
 use crate::text::sentences;
 
@@ -50,8 +51,9 @@ pub fn allocate_weighted(
     out
 }
 
-/// A share weight for [`allocate_weighted`]: `x` (taken into 0..=1, NaN as 0: a probability, a score over
-/// the best) to the power `power`, in millionths — integers, so that every platform splits alike.
+/// A share weight for [`allocate_weighted`]: `x` (taken into 0..=1, NaN as 0: a probability, a
+/// score over the best) to the power `power`, in millionths — integers, so that every platform
+/// splits alike.
 // Not `clamp`: NaN must weigh 0, and `clamp` keeps NaN (and links a panic message).
 #[allow(clippy::manual_clamp)]
 pub fn power_weight(x: f64, power: u32) -> u64 {
