@@ -22,7 +22,6 @@ use std::cmp;
 use std::fmt;
 use std::ops::Deref;
 
-use byteorder::{LittleEndian, ReadBytesExt};
 
 use crate::automaton::{AlwaysMatch, Automaton};
 use crate::error::Result;
@@ -305,18 +304,23 @@ impl FstMeta {
     }
 }
 
+/// The little-endian `u64` at `at` (patched, PATCHED.md); the caller checked that 8 bytes are there.
+fn u64_at(data: &[u8], at: usize) -> u64 {
+    let mut bytes = [0u8; 8];
+    bytes.copy_from_slice(&data[at..at + 8]);
+    u64::from_le_bytes(bytes)
+}
+
 impl<Data: Deref<Target = [u8]>> Fst<Data> {
     /// Open a `Fst` from a given data.
     pub fn new(data: Data) -> Result<Fst<Data>> {
         if data.len() < 32 {
             return Err(Error::Format.into());
         }
-        // The read_u64 unwraps below are OK because they can never fail.
-        // They can only fail when there is an IO error or if there is an
-        // unexpected EOF. However, we are reading from a byte slice (no
-        // IO errors possible) and we've confirmed the byte slice is at least
-        // N bytes (no unexpected EOF).
-        let version = (&*data).read_u64::<LittleEndian>().unwrap();
+        // Patched (PATCHED.md): the four numbers are read from the slice, not through
+        // `io::Read` (whose `unwrap` on an `io::Result` linked std's `io::Error` texts).
+        // The slice is at least 32 bytes long (checked above).
+        let version = u64_at(&data, 0);
         if version == 0 || version > VERSION {
             return Err(Error::Version {
                 expected: VERSION,
@@ -324,16 +328,10 @@ impl<Data: Deref<Target = [u8]>> Fst<Data> {
             }
             .into());
         }
-        let ty = (&data[8..]).read_u64::<LittleEndian>().unwrap();
+        let ty = u64_at(&data, 8);
         // Patched (PATCHED.md): a number that does not fit a usize is a format error, not a panic.
-        let root_addr = {
-            let mut last = &data[data.len() - 8..];
-            usize::try_from(last.read_u64::<LittleEndian>().unwrap()).map_err(|_| Error::Format)?
-        };
-        let len = {
-            let mut last2 = &data[data.len() - 16..];
-            usize::try_from(last2.read_u64::<LittleEndian>().unwrap()).map_err(|_| Error::Format)?
-        };
+        let root_addr = usize::try_from(u64_at(&data, data.len() - 8)).map_err(|_| Error::Format)?;
+        let len = usize::try_from(u64_at(&data, data.len() - 16)).map_err(|_| Error::Format)?;
         // The root node is always the last node written, so its address should
         // be near the end. After the root node is written, we still have to
         // write the root *address* and the number of keys in the FST.
