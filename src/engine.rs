@@ -350,6 +350,8 @@ fn check_prompt(prompt: &str, opts: &AskOptions) -> Result<()> {
 struct Said<'a> {
     /// The query (the prompt without its tags).
     query: &'a str,
+    /// Its form: a question or a pasted sentence ([`router::classify`]).
+    form: Form,
     /// The prompt without its form words ([`router::content_words`]).
     content: String,
     /// It asks to produce something ([`router::creation_request`]).
@@ -364,6 +366,40 @@ struct Said<'a> {
     /// It is written without Hangul ([`crate::gate::script`]: not about an instance whose readers
     /// write Korean).
     without_hangul: bool,
+}
+
+/// The query's terms under one analyzer's settings, made once for every instance with those
+/// settings (the default instances share theirs).
+struct Analysis {
+    settings: crate::text::AnalyzerSettings,
+    /// The query's distinct terms, sorted (a binary search where a hash set would link hashing
+    /// code into the browser build).
+    terms: Vec<String>,
+    /// The same terms as [`GATE_RANKING`] weighs them.
+    ranked: search::QueryTerms,
+    /// The content words' tokens ([`Said::content`]): the judges weigh these (the search sees the
+    /// whole query); a bigram the shortened text joins across a dropped word is not one of the
+    /// query's terms, so it is left out.
+    content: Vec<crate::text::Token>,
+}
+
+impl Analysis {
+    fn new(analyzer: &Analyzer, said: &Said<'_>) -> Self {
+        let settings = analyzer.settings();
+        let ranked = search::QueryTerms::new(settings, said.query, GATE_RANKING);
+        // The ranking's analysis is this analyzer's unless it drops filler words.
+        let terms = if GATE_RANKING.fillers {
+            let mut t = analyzer.terms(said.query);
+            crate::sort::sort(&mut t);
+            t.dedup();
+            t
+        } else {
+            ranked.terms().to_vec()
+        };
+        let mut content = analyzer.analyze(&said.content);
+        content.retain(|t| terms.binary_search(&t.term).is_ok());
+        Analysis { settings, terms, ranked, content }
+    }
 }
 
 /// How `ask` ranks each instance for its judges and its evidence: the `search` tool's ranking
@@ -605,36 +641,29 @@ impl Engine {
         &self,
         n: usize,
         said: &Said<'_>,
-        form: Form,
+        analysis: &Analysis,
         forced: bool,
         opts: &AskOptions,
         now: u64,
     ) -> Result<(Judged, Option<Hit>)> {
         let cfg = &self.config;
         let inst = &self.instances[n];
-        let query = said.query;
         let t0 = self.clock.now_ms();
         let mut log = InstanceLog::skipped(&inst.name, Outcome::NoHits);
         log.forced = forced;
-        let tokens = inst.analyzer.analyze(query);
-        // The query's distinct terms, sorted (a binary search where a hash set would link hashing
-        // code into the browser build).
-        let mut term_set: Vec<&str> = tokens.iter().map(|t| t.term.as_str()).collect();
-        crate::sort::sort(&mut term_set);
-        term_set.dedup();
-        // The judges weigh the query's content words (the search sees the whole query); a bigram
-        // the shortened text joins across a dropped word is not one of the query's terms.
-        let mut content = inst.analyzer.analyze(&said.content);
-        content.retain(|t| term_set.binary_search(&t.term.as_str()).is_ok());
+        let term_set: Vec<&str> = analysis.terms.iter().map(String::as_str).collect();
+        let content = &analysis.content;
         log.anchors = inst.anchors.matches(&term_set);
+        // Ranking, explanation and the judges' features read the same terms: each is looked up once.
+        let lookups = search::Lookups::new(&inst.index, &term_set);
         let terms: Vec<String> = term_set.iter().map(|t| t.to_string()).collect();
         let extra = if opts.session.is_some() { 16 } else { 0 };
         let rerank = opts.rerank.as_ref().filter(|r| r.is_active());
         let pool = rerank.map_or(0, |r| r.pool());
         // The instance's ranking as the gate sees it ([`GATE_RANKING`]).
-        let weighted = search::weighted_terms(&inst.index, query, GATE_RANKING);
-        let scored = search::rank(
-            &inst.index,
+        let weighted = search::weigh(&lookups, &analysis.ranked, GATE_RANKING);
+        let scored = search::rank_in(
+            &lookups,
             &weighted,
             (cfg.top_k.max(cfg.evidence_k) + extra).max(pool),
             GATE_RANKING,
@@ -674,7 +703,7 @@ impl Engine {
         let mut ids: Vec<u32> = top.iter().chain(&chosen).map(|s| s.chunk).collect();
         crate::sort::sort(&mut ids);
         ids.dedup();
-        let explained = search::explain(&inst.index, &terms, &ids)?;
+        let explained = search::explain_in(&lookups, &terms, &ids)?;
         let why = |chunk: u32| -> Vec<TermScore> {
             ids.iter().position(|&c| c == chunk).map_or_else(Vec::new, |i| explained[i].clone())
         };
@@ -688,14 +717,14 @@ impl Engine {
             });
         }
         let facts = |t: &str| {
-            inst.index.term(t).ok().flatten().map(|i| TermFacts {
+            lookups.term(t).ok().flatten().map(|i| TermFacts {
                 idf: i.idf as f64,
                 df: i.df,
                 level: inst.index.background_level(i.ordinal),
             })
         };
         let features = Features::compute(
-            &content,
+            content,
             &hit_terms,
             inst.index.chunk_count(),
             inst.index.meta().avg_len() as f64,
@@ -720,7 +749,7 @@ impl Engine {
             Outcome::Deadline
         } else if !log.relevant {
             Outcome::NotRelevant
-        } else if form == Form::Sentence && !forced {
+        } else if said.form == Form::Sentence && !forced {
             Outcome::NotAQuestion
         } else if !forced && !verdict.sufficient {
             Outcome::Insufficient
@@ -964,6 +993,7 @@ impl Engine {
         let mut judged = Vec::with_capacity(self.instances.len());
         let mut best_hits = Vec::with_capacity(self.instances.len());
         let said = Said {
+            form: form.form,
             query: &query,
             content: router::content_words(&query),
             creation: router::creation_request(&query),
@@ -972,8 +1002,17 @@ impl Engine {
             words: crate::gate::names::forms(&query),
             without_hangul: crate::gate::script::without_hangul(&query),
         };
+        let mut analyses: Vec<Analysis> = Vec::new();
         for n in 0..self.instances.len() {
-            let (j, best) = self.judge(n, &said, form.form, forced.contains(&n), opts, now)?;
+            let analyzer = &self.instances[n].analyzer;
+            let at = match analyses.iter().position(|a| a.settings == analyzer.settings()) {
+                Some(at) => at,
+                None => {
+                    analyses.push(Analysis::new(analyzer, &said));
+                    analyses.len() - 1
+                }
+            };
+            let (j, best) = self.judge(n, &said, &analyses[at], forced.contains(&n), opts, now)?;
             judged.push(j);
             best_hits.push(best);
         }

@@ -14,6 +14,9 @@ use crate::text::{Analyzer, korean};
 #[derive(Debug, Clone, Default)]
 pub struct AnchorSet {
     anchors: Vec<(String, Vec<String>)>,
+    /// Each anchor's first (smallest) term with the anchor's place, sorted: a prompt's terms find
+    /// the anchors that can match them without a pass over every anchor.
+    by_first: Vec<(String, usize)>,
 }
 
 impl AnchorSet {
@@ -30,7 +33,10 @@ impl AnchorSet {
             .collect();
         sort::sort(&mut list);
         list.dedup();
-        AnchorSet { anchors: list }
+        let mut by_first: Vec<(String, usize)> =
+            list.iter().enumerate().map(|(i, (_, terms))| (terms[0].clone(), i)).collect();
+        sort::sort(&mut by_first);
+        AnchorSet { anchors: list, by_first }
     }
 
     /// Number of anchors.
@@ -46,11 +52,22 @@ impl AnchorSet {
     /// The anchors whose terms all occur in `prompt_terms` (sorted, as [`slice::binary_search`]
     /// needs), in sorted order.
     pub fn matches(&self, prompt_terms: &[&str]) -> Vec<String> {
-        self.anchors
-            .iter()
-            .filter(|(_, terms)| terms.iter().all(|t| prompt_terms.binary_search(&t.as_str()).is_ok()))
-            .map(|(a, _)| a.clone())
-            .collect()
+        let mut found: Vec<usize> = Vec::new();
+        for &p in prompt_terms {
+            // The anchors whose first term is `p`; the rest of their terms must be there too.
+            let from = self.by_first.partition_point(|(t, _)| t.as_str() < p);
+            for (t, i) in &self.by_first[from..] {
+                if t != p {
+                    break;
+                }
+                if self.anchors[*i].1[1..].iter().all(|t| prompt_terms.binary_search(&t.as_str()).is_ok()) {
+                    found.push(*i);
+                }
+            }
+        }
+        sort::sort(&mut found);
+        found.dedup();
+        found.into_iter().map(|i| self.anchors[i].0.clone()).collect()
     }
 }
 
@@ -167,6 +184,32 @@ mod tests {
         assert_eq!(set.matches(&terms(&a, "연구 개발비를 쓰려면", &mut buf)), ["연구개발비"]);
         assert_eq!(set.matches(&terms(&a, "ＬｉｂｒｅＯｆｆｉｃｅ 설치", &mut buf)), ["LibreOffice"]);
         assert!(set.matches(&terms(&a, "감리 업무", &mut buf)).is_empty());
+    }
+
+    #[test]
+    fn matches_are_every_anchor_whose_terms_all_occur_in_anchor_order() {
+        let a = Analyzer::default();
+        // Anchors sharing first terms (연구…), one-term ones, and one whose terms the prompts never
+        // hold all of.
+        let list: Vec<String> = ["연구개발비", "연구", "연구수당", "개발비", "감리원", "연구실 안전", "수당"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        let set = AnchorSet::new(&a, &list);
+        let mut buf = Vec::new();
+        for prompt in ["연구개발비와 연구수당", "연구실 안전 수당", "감리원", "개발비 수당 연구", "무관한 말"]
+        {
+            let t = terms(&a, prompt, &mut buf);
+            // The rule, anchor by anchor in the set's order.
+            let want: Vec<String> = set
+                .anchors
+                .iter()
+                .filter(|(_, ts)| ts.iter().all(|x| t.binary_search(&x.as_str()).is_ok()))
+                .map(|(name, _)| name.clone())
+                .collect();
+            assert_eq!(set.matches(&t), want, "{prompt}");
+        }
+        assert_eq!(set.matches(&terms(&a, "연구개발비와 연구수당", &mut buf)).len(), 5);
     }
 
     #[test]

@@ -14,9 +14,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::Scored;
+use super::{Lookups, Scored};
 use crate::error::Result;
-use crate::index::Index;
 use crate::text::Analyzer;
 
 /// The heading re-scoring of an instance's best chunks ([`rescore`]).
@@ -44,7 +43,7 @@ impl Heading {
 /// weighted query `terms` in their headings and re-sort them; the rest follow unchanged (the bonus
 /// never lowers a score, so they stay below).
 pub fn rescore<D: AsRef<[u8]> + Clone>(
-    index: &Index<D>,
+    lookups: &Lookups<'_, D>,
     terms: &[(String, f32)],
     ranked: &mut [Scored],
     h: Heading,
@@ -54,10 +53,11 @@ pub fn rescore<D: AsRef<[u8]> + Clone>(
     if h.weight <= 0.0 || (h.articles_only && !terms.iter().any(|(t, _)| is_number(t))) {
         return Ok(());
     }
+    let index = lookups.index();
     let mut weighted: Vec<(&str, f32)> = Vec::with_capacity(terms.len());
     let mut total = 0f32;
     for (t, w) in terms {
-        if let Some(info) = index.term(t)? {
+        if let Some(info) = lookups.term(t)? {
             weighted.push((t, w * info.idf));
             total += w * info.idf;
         }
@@ -133,7 +133,7 @@ fn is_number(term: &str) -> bool {
 mod tests {
     use super::*;
     use crate::corpus::{Chunk, Location, Source};
-    use crate::index::IndexBuilder;
+    use crate::index::{Index, IndexBuilder};
     use crate::search::{Ranking, rank, weighted_terms};
     use crate::text::AnalyzerSettings;
 

@@ -7,11 +7,13 @@
 
 pub mod bm25;
 pub mod fields;
+pub mod lookups;
 
 use serde::{Deserialize, Serialize};
 
 pub use bm25::Bm25Params;
 pub use fields::Heading;
+pub use lookups::Lookups;
 
 use crate::corpus::Citation;
 use crate::error::{Error, Result};
@@ -80,7 +82,7 @@ pub fn query_terms<D: AsRef<[u8]> + Clone>(index: &Index<D>, query: &str) -> Vec
 /// when the query's postings are few next to the chunk count; otherwise the accumulator is scanned
 /// (no per-posting bookkeeping in the hot loop).
 pub fn top_k<D: AsRef<[u8]> + Clone>(index: &Index<D>, terms: &[String], k: usize) -> Result<Vec<Scored>> {
-    let (acc, touched) = accumulate(index, terms.iter().map(|t| (t.as_str(), 1.0)))?;
+    let (acc, touched) = accumulate(&Lookups::none(index), terms.iter().map(|t| (t.as_str(), 1.0)))?;
     Ok(best(&acc, touched.as_deref(), k))
 }
 
@@ -88,9 +90,10 @@ pub fn top_k<D: AsRef<[u8]> + Clone>(index: &Index<D>, terms: &[String], k: usiz
 /// 1 gives plain BM25 bit for bit), dense by chunk id, and the chunks touched when they were
 /// tracked (`None`: scan the accumulator).
 fn accumulate<'a, D: AsRef<[u8]> + Clone>(
-    index: &Index<D>,
+    lookups: &Lookups<'_, D>,
     terms: impl Iterator<Item = (&'a str, f32)>,
 ) -> Result<(Vec<f32>, Option<Vec<u32>>)> {
+    let index = lookups.index();
     let p = index.meta().bm25;
     // Per chunk, computed at open: the hot loop reads one f32 per posting. The tf part is
     // computed for every posting, tf = 1 included (same bits as a per-chunk tf = 1 table): 60 % of
@@ -100,7 +103,7 @@ fn accumulate<'a, D: AsRef<[u8]> + Clone>(
     let n = norms.len();
     let mut infos = Vec::new();
     for (t, weight) in terms {
-        if let Some(info) = index.term(t)? {
+        if let Some(info) = lookups.term(t)? {
             infos.push((info, weight));
         }
     }
@@ -370,35 +373,78 @@ pub fn weighted_terms<D: AsRef<[u8]> + Clone>(
     query: &str,
     r: Ranking,
 ) -> Vec<(String, f32)> {
-    let settings = index.meta().analyzer;
-    let analyzer =
-        |s| if r.fillers { Analyzer::for_query(s).without_fillers() } else { Analyzer::for_query(s) };
-    let mut terms = analyzer(settings).terms(query);
-    crate::sort::sort(&mut terms);
-    terms.dedup();
-    // The terms the words give on their own (no join bigrams), sorted: a query term not among
-    // them exists only as a join bigram.
-    let plain = (r.join_weight != 1.0 && settings.join_words).then(|| {
-        let mut p = analyzer(crate::text::AnalyzerSettings { join_words: false, ..settings }).terms(query);
-        crate::sort::sort(&mut p);
-        p
-    });
-    terms
-        .into_iter()
-        .map(|t| {
-            let mut w = match &plain {
-                Some(p) if p.binary_search(&t).is_err() => r.join_weight,
-                _ => 1.0,
-            };
+    weighted_terms_in(&Lookups::none(index), query, r)
+}
+
+/// [`weighted_terms`] with the terms' lookups shared ([`Lookups`]).
+pub fn weighted_terms_in<D: AsRef<[u8]> + Clone>(
+    lookups: &Lookups<'_, D>,
+    query: &str,
+    r: Ranking,
+) -> Vec<(String, f32)> {
+    weigh(lookups, &QueryTerms::new(lookups.index().meta().analyzer, query, r), r)
+}
+
+/// A query's distinct terms under one analyzer's settings and a ranking's analysis (`fillers`,
+/// and which terms are join-only bigrams when `join_weight` discounts them), sorted: what
+/// [`weigh`] weighs. The same for every index with those settings, so `ask` makes it once for
+/// all of them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct QueryTerms {
+    terms: Vec<String>,
+    /// Per term: it exists only as the bigram spanning two words (empty when not discounted).
+    join_only: Vec<bool>,
+}
+
+impl QueryTerms {
+    /// `query` analyzed with `settings` as ranking `r` reads it.
+    pub fn new(settings: crate::text::AnalyzerSettings, query: &str, r: Ranking) -> Self {
+        let analyzer =
+            |s| if r.fillers { Analyzer::for_query(s).without_fillers() } else { Analyzer::for_query(s) };
+        let mut terms = analyzer(settings).terms(query);
+        crate::sort::sort(&mut terms);
+        terms.dedup();
+        // The terms the words give on their own (no join bigrams), sorted: a query term not among
+        // them exists only as a join bigram.
+        let join_only = if r.join_weight != 1.0 && settings.join_words {
+            let mut plain =
+                analyzer(crate::text::AnalyzerSettings { join_words: false, ..settings }).terms(query);
+            crate::sort::sort(&mut plain);
+            terms.iter().map(|t| plain.binary_search(t).is_err()).collect()
+        } else {
+            Vec::new()
+        };
+        QueryTerms { terms, join_only }
+    }
+
+    /// The distinct terms, sorted.
+    pub fn terms(&self) -> &[String] {
+        &self.terms
+    }
+}
+
+/// Each of `q`'s terms with its weight under `r` in the index of `lookups`: [`Ranking::join_weight`]
+/// for a join-only bigram, times the background weight of a term common in general text.
+pub fn weigh<D: AsRef<[u8]> + Clone>(
+    lookups: &Lookups<'_, D>,
+    q: &QueryTerms,
+    r: Ranking,
+) -> Vec<(String, f32)> {
+    let index = lookups.index();
+    q.terms
+        .iter()
+        .enumerate()
+        .map(|(n, t)| {
+            let mut w = if q.join_only.get(n).copied().unwrap_or(false) { r.join_weight } else { 1.0 };
             if let Some(bg) = r.background {
                 // A lookup error is left to the scoring pass, which reports it.
-                if let Some(i) = index.term(&t).ok().flatten()
+                if let Some(i) = lookups.term(t).ok().flatten()
                     && let Some(level) = index.background_level(i.ordinal)
                 {
                     w *= bg.weight(level, i.idf);
                 }
             }
-            (t, w)
+            (t.clone(), w)
         })
         .collect()
 }
@@ -411,15 +457,26 @@ pub fn rank<D: AsRef<[u8]> + Clone>(
     k: usize,
     r: Ranking,
 ) -> Result<Vec<Scored>> {
-    let (mut acc, mut touched) = accumulate(index, terms.iter().map(|(t, w)| (t.as_str(), *w)))?;
+    rank_in(&Lookups::none(index), terms, k, r)
+}
+
+/// [`rank`] with the terms' lookups shared ([`Lookups`]).
+pub fn rank_in<D: AsRef<[u8]> + Clone>(
+    lookups: &Lookups<'_, D>,
+    terms: &[(String, f32)],
+    k: usize,
+    r: Ranking,
+) -> Result<Vec<Scored>> {
+    let index = lookups.index();
+    let (mut acc, mut touched) = accumulate(lookups, terms.iter().map(|(t, w)| (t.as_str(), *w)))?;
     // Put back on the query's own scale (what merging instances divides by) after a second pass.
     let mut scale = None;
     if let Some(f) = r.feedback {
         let first = best(&acc, touched.as_deref(), f.depth.max(1));
-        if let Some(more) = feedback_terms(index, terms, &first, f)?.filter(|m| !m.is_empty()) {
+        if let Some(more) = feedback_terms(lookups, terms, &first, f)?.filter(|m| !m.is_empty()) {
             // The added terms' scores on top of the first pass's (one more accumulator, added
             // chunk by chunk: the same f32 sums everywhere).
-            let (extra, _) = accumulate(index, more.iter().map(|(t, w)| (t.as_str(), *w)))?;
+            let (extra, _) = accumulate(lookups, more.iter().map(|(t, w)| (t.as_str(), *w)))?;
             for (a, b) in acc.iter_mut().zip(&extra) {
                 *a += *b;
             }
@@ -427,7 +484,7 @@ pub fn rank<D: AsRef<[u8]> + Clone>(
             // as a merged list of both would (and the wasm needs no sort of chunk ids).
             touched = None;
             // The second pass's scores × the query's attainable maximum ÷ the expanded query's.
-            let (own, added) = (attainable(index, terms)?, attainable(index, &more)?);
+            let (own, added) = (attainable(lookups, terms)?, attainable(lookups, &more)?);
             if own + added > 0.0 {
                 scale = Some(own / (own + added));
             }
@@ -443,7 +500,7 @@ pub fn rank<D: AsRef<[u8]> + Clone>(
     let depth = if r.collapse { COLLAPSE_DEPTH.max(k) } else { k };
     let mut ranked = best(&acc, touched.as_deref(), depth.max(r.heading.map_or(0, |h| h.depth)));
     if let Some(h) = r.heading {
-        fields::rescore(index, terms, &mut ranked, h)?;
+        fields::rescore(lookups, terms, &mut ranked, h)?;
     }
     let mut ranked =
         if r.collapse { collapse(index, ranked, k)? } else { ranked.into_iter().take(k).collect() };
@@ -465,11 +522,11 @@ pub fn unweighted<D: AsRef<[u8]> + Clone>(index: &Index<D>, s: Scored) -> Scored
 }
 
 /// Σ weight · idf · (k1 + 1) over the weighted `terms` the index has.
-fn attainable<D: AsRef<[u8]> + Clone>(index: &Index<D>, terms: &[(String, f32)]) -> Result<f32> {
-    let k1 = index.meta().bm25.k1 + 1.0;
+fn attainable<D: AsRef<[u8]> + Clone>(lookups: &Lookups<'_, D>, terms: &[(String, f32)]) -> Result<f32> {
+    let k1 = lookups.index().meta().bm25.k1 + 1.0;
     let mut sum = 0f32;
     for (t, w) in terms {
-        if let Some(i) = index.term(t)? {
+        if let Some(i) = lookups.term(t)? {
             sum += w * i.idf * k1;
         }
     }
@@ -478,12 +535,13 @@ fn attainable<D: AsRef<[u8]> + Clone>(index: &Index<D>, terms: &[(String, f32)])
 
 /// The terms a weak first pass (`first`, best first) adds under `f`, or `None` when it is strong.
 fn feedback_terms<D: AsRef<[u8]> + Clone>(
-    index: &Index<D>,
+    lookups: &Lookups<'_, D>,
     terms: &[(String, f32)],
     first: &[Scored],
     f: Feedback,
 ) -> Result<Option<Vec<(String, f32)>>> {
-    let attainable = attainable(index, terms)?;
+    let index = lookups.index();
+    let attainable = attainable(lookups, terms)?;
     let Some(top) = first.first() else { return Ok(None) };
     if attainable <= 0.0 || top.score >= f.below * attainable || first.len() < 2 {
         return Ok(None);
@@ -592,6 +650,16 @@ pub fn explain<D: AsRef<[u8]> + Clone>(
     terms: &[String],
     chunks: &[u32],
 ) -> Result<Vec<Vec<TermScore>>> {
+    explain_in(&Lookups::none(index), terms, chunks)
+}
+
+/// [`explain`] with the terms' lookups shared ([`Lookups`]).
+pub fn explain_in<D: AsRef<[u8]> + Clone>(
+    lookups: &Lookups<'_, D>,
+    terms: &[String],
+    chunks: &[u32],
+) -> Result<Vec<Vec<TermScore>>> {
+    let index = lookups.index();
     let meta = index.meta();
     let (p, avg) = (meta.bm25, meta.avg_len());
     let mut out: Vec<Vec<TermScore>> = vec![Vec::new(); chunks.len()];
@@ -608,7 +676,7 @@ pub fn explain<D: AsRef<[u8]> + Clone>(
         }
     }
     for t in terms {
-        let Some(info) = index.term(t)? else { continue };
+        let Some(info) = lookups.term(t)? else { continue };
         let mut found: Vec<(usize, u32)> = Vec::new();
         let mut at = 0;
         index.postings_upto(&info, last, |doc, tf| {
@@ -669,7 +737,7 @@ mod tests {
         assert!(ids[..2].contains(&0) && ids[..2].contains(&2) && ids[2..].contains(&1), "{two:?}");
         assert!(ids.contains(&4) && !ids.contains(&3), "{two:?}");
         // Scores stay on the query's own scale: no better than the attainable maximum allows.
-        let own = attainable(&idx, &q).unwrap();
+        let own = attainable(&Lookups::none(&idx), &q).unwrap();
         assert!(two.iter().all(|s| s.score <= own), "{two:?} {own}");
         // Strong (nothing is under 0 × the maximum): one pass, the same ranking.
         let strong = Feedback { below: 0.0, ..f };
