@@ -13,30 +13,26 @@ use crate::text::{Analyzer, korean};
 /// Analyzed anchors of one instance.
 #[derive(Debug, Clone, Default)]
 pub struct AnchorSet {
-    anchors: Vec<(String, Vec<String>)>,
-    /// Each anchor's first (smallest) term with the anchor's place, sorted: a prompt's terms find
-    /// the anchors that can match them without a pass over every anchor.
-    by_first: Vec<(String, usize)>,
+    /// Each anchor's terms (sorted) and the anchor, ordered by the terms: a prompt's terms find
+    /// the anchors that begin with them without a pass over every anchor.
+    anchors: Vec<(Vec<String>, String)>,
 }
 
 impl AnchorSet {
     /// Analyze `anchors` with `analyzer`; anchors that give no terms are dropped.
     pub fn new(analyzer: &Analyzer, anchors: &[String]) -> Self {
-        let mut list: Vec<(String, Vec<String>)> = anchors
+        let mut list: Vec<(Vec<String>, String)> = anchors
             .iter()
             .filter_map(|a| {
                 let mut terms = analyzer.terms(a);
                 sort::sort(&mut terms);
                 terms.dedup();
-                (!terms.is_empty()).then(|| (a.clone(), terms))
+                (!terms.is_empty()).then(|| (terms, a.clone()))
             })
             .collect();
         sort::sort(&mut list);
         list.dedup();
-        let mut by_first: Vec<(String, usize)> =
-            list.iter().enumerate().map(|(i, (_, terms))| (terms[0].clone(), i)).collect();
-        sort::sort(&mut by_first);
-        AnchorSet { anchors: list, by_first }
+        AnchorSet { anchors: list }
     }
 
     /// Number of anchors.
@@ -52,22 +48,19 @@ impl AnchorSet {
     /// The anchors whose terms all occur in `prompt_terms` (sorted, as [`slice::binary_search`]
     /// needs), in sorted order.
     pub fn matches(&self, prompt_terms: &[&str]) -> Vec<String> {
-        let mut found: Vec<usize> = Vec::new();
+        let mut found = Vec::new();
         for &p in prompt_terms {
             // The anchors whose first term is `p`; the rest of their terms must be there too.
-            let from = self.by_first.partition_point(|(t, _)| t.as_str() < p);
-            for (t, i) in &self.by_first[from..] {
-                if t != p {
-                    break;
-                }
-                if self.anchors[*i].1[1..].iter().all(|t| prompt_terms.binary_search(&t.as_str()).is_ok()) {
-                    found.push(*i);
+            let from = self.anchors.partition_point(|(terms, _)| terms[0].as_str() < p);
+            for (terms, a) in self.anchors[from..].iter().take_while(|(terms, _)| terms[0] == p) {
+                if terms[1..].iter().all(|t| prompt_terms.binary_search(&t.as_str()).is_ok()) {
+                    found.push(a.clone());
                 }
             }
         }
         sort::sort(&mut found);
         found.dedup();
-        found.into_iter().map(|i| self.anchors[i].0.clone()).collect()
+        found
     }
 }
 
@@ -187,7 +180,7 @@ mod tests {
     }
 
     #[test]
-    fn matches_are_every_anchor_whose_terms_all_occur_in_anchor_order() {
+    fn matches_are_every_anchor_whose_terms_all_occur_in_name_order() {
         let a = Analyzer::default();
         // Anchors sharing first terms (연구…), one-term ones, and one whose terms the prompts never
         // hold all of.
@@ -200,13 +193,14 @@ mod tests {
         for prompt in ["연구개발비와 연구수당", "연구실 안전 수당", "감리원", "개발비 수당 연구", "무관한 말"]
         {
             let t = terms(&a, prompt, &mut buf);
-            // The rule, anchor by anchor in the set's order.
-            let want: Vec<String> = set
+            // The rule, anchor by anchor, in name order.
+            let mut want: Vec<String> = set
                 .anchors
                 .iter()
-                .filter(|(_, ts)| ts.iter().all(|x| t.binary_search(&x.as_str()).is_ok()))
-                .map(|(name, _)| name.clone())
+                .filter(|(ts, _)| ts.iter().all(|x| t.binary_search(&x.as_str()).is_ok()))
+                .map(|(_, name)| name.clone())
                 .collect();
+            want.sort();
             assert_eq!(set.matches(&t), want, "{prompt}");
         }
         assert_eq!(set.matches(&terms(&a, "연구개발비와 연구수당", &mut buf)).len(), 5);

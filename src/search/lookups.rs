@@ -18,15 +18,15 @@ impl<'i, D: AsRef<[u8]> + Clone> Lookups<'i, D> {
         Lookups { index, found: Vec::new() }
     }
 
-    /// `terms` looked up now (sorted and deduplicated, as the query's term sets are; a term the
-    /// dictionary cannot read is left to be looked up, and reported, by the pass that needs it).
+    /// `terms` looked up now: a query's term set, sorted and without repeats (otherwise nothing is
+    /// looked up in advance). A term the dictionary cannot read is left to be looked up, and
+    /// reported, by the pass that needs it.
     pub fn new(index: &'i Index<D>, terms: &[&str]) -> Self {
-        let mut found: Vec<(String, Option<TermInfo>)> =
-            terms.iter().filter_map(|t| index.term(t).ok().map(|info| (t.to_string(), info))).collect();
-        if !found.is_sorted_by(|a, b| a.0 < b.0) {
-            crate::sort::sort_by(&mut found, |a, b| a.0.cmp(&b.0));
-            found.dedup_by(|a, b| a.0 == b.0);
+        if !terms.is_sorted_by(|a, b| a < b) {
+            return Lookups::none(index);
         }
+        let found =
+            terms.iter().filter_map(|t| index.term(t).ok().map(|info| (t.to_string(), info))).collect();
         Lookups { index, found }
     }
 
@@ -64,7 +64,9 @@ mod tests {
         let terms = ["감리", "없는말", "교육", "정산"];
         let mut sorted = terms;
         sorted.sort();
-        for given in [&terms[..], &sorted[..], &[][..]] {
+        // Unsorted or repeated terms: nothing looked up in advance, the same answers.
+        let repeated = ["교육", "교육", "정산"];
+        for given in [&terms[..], &sorted[..], &repeated[..], &[][..]] {
             let l = Lookups::new(&idx, given);
             for t in terms.iter().chain(&["배치", "리원", "zzz"]) {
                 assert_eq!(l.term(t).unwrap(), idx.term(t).unwrap(), "{t}");
