@@ -160,6 +160,17 @@ indexes() {
 
 # ---------------------------------------------------------------- wasm package
 
+# wasm-bindgen's own refusals reach JS through its `__wbindgen_throw` import as a bare Error: a
+# method of a freed Engine or Index (or called on another object, or freed twice) throws "null
+# pointer passed to rust", a call re-entering an object "recursive use of an object …". They get
+# the `code` every other refusal has (`invalid_argument`), and the freed case a message that says
+# what happened. The glue line is checked: a wasm-bindgen that writes it otherwise stops the build.
+typed_refusals() {
+  local js=$1 line='throw new Error(getStringFromWasm0(arg0, arg1));'
+  [ "$(grep -c -F "$line" "$js")" = 1 ] || die "$js: wasm-bindgen's throw import is not the one line build.sh expects"
+  sed -i "s|$line|{ const m = getStringFromWasm0(arg0, arg1); throw Object.assign(new Error(m === 'null pointer passed to rust' ? 'this object was freed (free() was called) or is not an Engine or Index: make a new one' : m), { code: 'invalid_argument' }); }|" "$js"
+}
+
 pkg() {
   local stamp=pkg/.built
   if [ -f "$stamp" ] && [ -z "$(find src vendor Cargo.toml Cargo.lock build.sh -newer "$stamp" -print -quit)" ]; then
@@ -190,6 +201,7 @@ pkg() {
       --enable-sign-ext --enable-mutable-globals \
       "$out/groundgate_bg.wasm" -o "$out/groundgate_bg.wasm"
     rm -f "$out/.gitignore"
+    typed_refusals "$out/groundgate.js"
     # wasm-bindgen's inline JS snippets (src/wasm.rs) are ES modules; the Node build `require`s
     # them (its package is CommonJS, and Node 18 cannot require an ES module): each
     # `export function f(` becomes `exports.f = function f(`.
@@ -217,6 +229,7 @@ pkg() {
     --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals \
     pkg/indexer/groundgate_indexer_bg.wasm -o pkg/indexer/groundgate_indexer_bg.wasm
   rm -f pkg/indexer/.gitignore
+  typed_refusals pkg/indexer/groundgate_indexer.js
   local f
   for f in pkg/web/groundgate_bg.wasm pkg/node/groundgate_bg.wasm pkg/abi/groundgate.wasm pkg/indexer/groundgate_indexer_bg.wasm; do
     echo "pkg: $f $(stat -c %s "$f") bytes, $(gzip -9c "$f" | wc -c) gzipped"

@@ -162,6 +162,32 @@ test(`${CALLS} hostile calls: 0 traps, 0 untyped throws, 0 poisoned objects, 0 c
   assert.deepEqual(tally.changed, [], 'changed answers');
 });
 
+test('a freed Engine or Index, or a method called on another object, refuses with a typed error', () => {
+  // wasm-bindgen's own refusals (build.sh `typed_refusals`): every instance method, no traps.
+  const engine = new gg.Engine();
+  engine.addInstance('probe', bytes);
+  const index = new gg.Index(bytes);
+  engine.free();
+  index.free();
+  const cases = [];
+  for (const [obj, proto] of [[engine, gg.Engine.prototype], [index, gg.Index.prototype]]) {
+    for (const name of Object.getOwnPropertyNames(proto)) {
+      if (name === 'constructor' || name.startsWith('__') || typeof proto[name] !== 'function') continue;
+      cases.push([`${proto.constructor.name}.${name} after free()`, () => obj[name]('x', 1)]);
+      if (name !== 'free') cases.push([`${proto.constructor.name}.${name} on {}`, () => proto[name].call({}, 'x', 1)]);
+    }
+  }
+  assert.ok(cases.length > 40, `every method (${cases.length} cases)`);
+  for (const [what, call] of cases) {
+    assert.throws(call, (e) => {
+      assert.ok(!(e instanceof WebAssembly.RuntimeError), `${what}: a trap`);
+      assert.equal(e.code, 'invalid_argument', `${what}: ${e.message}`);
+      assert.match(e.message, /freed \(free\(\) was called\) or is not an Engine or Index/, what);
+      return true;
+    }, what);
+  }
+});
+
 function describe(v) {
   try {
     if (typeof v === 'string') return v.length > 20 ? `string(${v.length})` : JSON.stringify(v);
