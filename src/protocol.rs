@@ -59,8 +59,7 @@ pub fn parse(line: &[u8], n: usize, len: usize) -> Parsed {
         _ => (line, len),
     };
     if len > MAX_LINE_BYTES {
-        let e = Error::invalid("line", format!("line {n} is {len} bytes, at most {MAX_LINE_BYTES}"));
-        return Parsed::Bad { id: Value::Null, error: e };
+        return Parsed::Bad { id: Value::Null, error: too_long(&format!("line {n}"), len) };
     }
     let text = match std::str::from_utf8(line) {
         Ok(t) => t,
@@ -86,6 +85,11 @@ pub fn parse(line: &[u8], n: usize, len: usize) -> Parsed {
             error: Error::invalid("line", format!("line {n} is not JSON: {e}")),
         },
     }
+}
+
+/// The error for a line of `len` bytes, over [`MAX_LINE_BYTES`] (`what`: "line 3", "line").
+fn too_long(what: &str, len: usize) -> Error {
+    Error::invalid("line", format!("{what} is {len} bytes, at most {MAX_LINE_BYTES}"))
 }
 
 /// `{"id": id, "result": result}` with `result` already JSON text.
@@ -333,13 +337,27 @@ fn raw_reply(id: &str, key: &str, body: &str) -> String {
 pub fn handle_line(engine: &Engine, line: &[u8]) -> String {
     let line = line.strip_suffix(b"\n").unwrap_or(line);
     let line = line.strip_suffix(b"\r").unwrap_or(line);
+    handle(engine, line, line.len())
+}
+
+#[cfg(feature = "tools")]
+/// [`handle_line`] of a line [`read_line`] kept at most [`MAX_LINE_BYTES`] + 2 bytes of: `len` is
+/// its full length (an over-long line's error names it, not what was kept).
+pub fn handle_read_line(engine: &Engine, line: &[u8], len: usize) -> String {
+    let (line, len) = match line.strip_suffix(b"\r") {
+        Some(l) if len == line.len() => (l, len - 1),
+        _ => (line, len.max(line.len())),
+    };
+    handle(engine, line, len)
+}
+
+#[cfg(feature = "tools")]
+/// A request line without its line end; `len`: its full length.
+fn handle(engine: &Engine, line: &[u8], len: usize) -> String {
     let report = |e: &Error| serde_json::to_string(&e.report()).unwrap_or_else(|_| "{}".into());
     let bad = |e: &Error| raw_reply("null", "error", &report(e));
-    if line.len() > MAX_LINE_BYTES {
-        return bad(&Error::invalid(
-            "line",
-            format!("line is {} bytes, at most {MAX_LINE_BYTES}", line.len()),
-        ));
+    if len > MAX_LINE_BYTES {
+        return bad(&too_long("line", len));
     }
     let text = match std::str::from_utf8(line) {
         Ok(t) => t.trim(),

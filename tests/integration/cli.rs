@@ -329,3 +329,37 @@ fn misplaced_words_are_usage_errors() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(String::from_utf8_lossy(&out.stdout).contains("\"results\""));
 }
+
+#[test]
+fn every_jsonl_loop_names_an_over_long_lines_full_length_and_goes_on() {
+    let idx = excerpt_index_file("cli-long.ggi");
+    let idx = idx.to_str().expect("path");
+    let max = groundgate::protocol::MAX_LINE_BYTES;
+    // A line 10 bytes over the bound, with a Windows line end, then a line each loop answers.
+    let loops: [(&[&str], &str); 5] = [
+        (&["search", "--index", idx, "--jsonl"], r#"{"id":2,"query":"주권"}"#),
+        (&["search", "--index", idx, "--jsonl", "--tool"], r#"{"id":2,"query":"주권"}"#),
+        (&["grep", "--index", idx, "--jsonl"], r#"{"id":2,"text":"주권"}"#),
+        (
+            &["ask", "--index", idx, "--jsonl", "--now", "0"],
+            r#"{"id":2,"prompt":"대한민국의 주권은 누구에게 있나요?"}"#,
+        ),
+        (&["tool", "--index", idx], r#"{"id":2,"tool":"sources","arguments":{}}"#),
+    ];
+    for (args, good) in loops {
+        let mut input = vec![b'a'; max + 10];
+        input.extend_from_slice(b"\r\n");
+        input.extend_from_slice(good.as_bytes());
+        input.push(b'\n');
+        let out = crate::util::groundgate_bytes(args, &input);
+        assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        let text = String::from_utf8(out.stdout).expect("utf8");
+        let lines: Vec<Value> = text.lines().map(|l| serde_json::from_str(l).expect("json")).collect();
+        assert_eq!(lines.len(), 2, "{args:?}: one line out per line in");
+        assert_eq!(lines[0]["error"]["code"], "invalid_argument", "{args:?}");
+        let message = lines[0]["error"]["message"].as_str().expect("message");
+        assert!(message.contains(&format!(" is {} bytes, at most {max}", max + 11)), "{args:?}: {message}");
+        assert_eq!(lines[1]["id"], 2, "{args:?}");
+        assert!(lines[1].get("error").is_none(), "{args:?}: {}", lines[1]);
+    }
+}

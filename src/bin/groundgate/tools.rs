@@ -32,8 +32,8 @@ pub fn run(
         let mut clock = Timings::default();
         let mut input = std::io::stdin().lock();
         let mut buf = Vec::new();
-        while protocol::read_line(&mut input, &mut buf)?.is_some() {
-            let reply = clock.time(|| protocol::handle_line(&engine, &buf));
+        while let Some(len) = protocol::read_line(&mut input, &mut buf)? {
+            let reply = clock.time(|| protocol::handle_read_line(&engine, &buf, len));
             if !reply.is_empty() {
                 writeln!(out, "{reply}")?;
                 out.flush()?;

@@ -95,8 +95,9 @@ function serve(reply, clock) {
  */
 function serveHandleLine(engine, clock) {
   // Every line is timed, as the native loop times each protocol::handle_line call.
-  return serveBytes((bytes) => clock.time(() => {
-    const error = lineError(bytes, bytes.length, 'line');
+  return serveBytes((bytes, n, len) => clock.time(() => {
+    // `len`: an over-long line's error names its full length, as protocol::handle_read_line does.
+    const error = lineError(bytes, len, 'line');
     // With its `\r`: handle_line drops exactly one, as natively.
     return error ? errorLine(error) : engine.handleLine(bytes.toString('utf8'));
   }));
