@@ -255,10 +255,15 @@ export function hitObjects(all, f) {
 }
 export function finiteJson(value) {
   let bad = null;
+  const fix = (s) => s.replace(/[\uD800-\uDBFF][\uDC00-\uDFFF]|[\uD800-\uDFFF]/g, (m) => (m.length === 2 ? m : '\uFFFD'));
   const text = JSON.stringify(value, function (k, v) {
     const x = v instanceof Number || v instanceof String ? v.valueOf() : v;
     if (bad === null && typeof x === 'number' && !Number.isFinite(x)) bad = [String(k), String(x)];
-    if (typeof x === 'string') return x.replace(/[\uD800-\uDBFF][\uDC00-\uDFFF]|[\uD800-\uDFFF]/g, (m) => (m.length === 2 ? m : '\uFFFD'));
+    if (typeof x === 'string') return fix(x);
+    if (x && typeof x === 'object' && !Array.isArray(x)) {
+      const keys = Object.keys(x);
+      if (keys.some((key) => fix(key) !== key)) return Object.fromEntries(keys.map((key) => [fix(key), x[key]]));
+    }
     return v;
   });
   return bad === null ? text : bad;
@@ -272,8 +277,8 @@ extern "C" {
     fn hit_objects(all: &JsValue, fields: &[f64]) -> Result<JsValue, JsValue>;
     /// `JSON.stringify(value)`, or `[key, "NaN" | "Infinity" | "-Infinity"]` for the first number
     /// that is not finite (JSON would write it as `null`, read as "not given"). A lone surrogate in
-    /// a string value becomes U+FFFD, as wasm-bindgen passes a string argument (serde_json refuses
-    /// its `\ud800` escape).
+    /// a string value or an object key becomes U+FFFD, as wasm-bindgen passes a string argument
+    /// (serde_json refuses its `\ud800` escape, naming an escape the caller never wrote).
     #[wasm_bindgen(js_name = finiteJson, catch)]
     fn finite_json(value: &JsValue) -> Result<JsValue, JsValue>;
 }

@@ -101,6 +101,11 @@ test('NaN and Infinity in tool arguments are typed errors naming the field, not 
   assert.equal(e.searchTool({ query: '주권\ud800', k: 1 }).query, '주권\ufffd');
   assert.equal(e.searchTool({ query: new String('주권\ud83d\ude00\udc00'), k: 1 }).query, '주권\ud83d\ude00\ufffd');
   assert.equal(e.callToolJson('grep', { text: '\udc00주권' }), e.callToolJson('grep', '{"text":"\ufffd주권"}'));
+  // … and in an object key: the unknown field is named as written, with U+FFFD, not as an escape.
+  const unknown = (field) => (err) => err.code === 'invalid_argument' && err.message.includes(`unknown field \`${field}\``) && !err.message.includes('escape');
+  assert.throws(() => e.searchTool({ query: '주권', ['k\ud800']: 1 }), unknown('k\ufffd'));
+  assert.throws(() => e.ask('대한민국의 주권은?', { ['\udc00session']: 's' }), unknown('\ufffdsession'));
+  assert.throws(() => e.searchTool({ query: '주권', ['\ud83d\ude00']: 1 }), unknown('\ud83d\ude00'));
 });
 
 test('JSON Lines as the native CLI reads them: askLine, toolLine, Index.searchLine, Engine.funnel', () => {
