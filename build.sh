@@ -162,13 +162,13 @@ indexes() {
 
 # wasm-bindgen's own refusals reach JS through its `__wbindgen_throw` import as a bare Error: a
 # method of a freed Engine or Index (or called on another object, or freed twice) throws "null
-# pointer passed to rust", a call re-entering an object "recursive use of an object …". They get
-# the `code` every other refusal has (`invalid_argument`), and the freed case a message that says
-# what happened. The glue line is checked: a wasm-bindgen that writes it otherwise stops the build.
+# pointer passed to rust", a call re-entering an object "recursive use of an object …" (pkg/node,
+# pkg/web; pkg/indexer's BuiltIndex alike). They get the `code` every other refusal has
+# (`invalid_argument`), and the freed case a message that says what happened. The glue line is checked: a wasm-bindgen that writes it otherwise stops the build.
 typed_refusals() {
   local js=$1 line='throw new Error(getStringFromWasm0(arg0, arg1));'
   [ "$(grep -c -F "$line" "$js")" = 1 ] || die "$js: wasm-bindgen's throw import is not the one line build.sh expects"
-  sed -i "s|$line|{ const m = getStringFromWasm0(arg0, arg1); throw Object.assign(new Error(m === 'null pointer passed to rust' ? 'this object was freed (free() was called) or is not an Engine or Index: make a new one' : m), { code: 'invalid_argument' }); }|" "$js"
+  sed -i "s|$line|{ const m = getStringFromWasm0(arg0, arg1); throw Object.assign(new Error(m === 'null pointer passed to rust' ? 'this object was freed (free() was called) or is not a groundgate object: make a new one' : m), { code: 'invalid_argument' }); }|" "$js"
 }
 
 pkg() {

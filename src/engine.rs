@@ -656,7 +656,7 @@ impl Engine {
         log.anchors = inst.anchors.matches(&term_set);
         // Ranking, explanation and the judges' features read the same terms: each is looked up once.
         let lookups = search::Lookups::new(&inst.index, &term_set);
-        let terms: Vec<String> = term_set.iter().map(|t| t.to_string()).collect();
+        let terms = &analysis.terms;
         let extra = if opts.session.is_some() { 16 } else { 0 };
         let rerank = opts.rerank.as_ref().filter(|r| r.is_active());
         let pool = rerank.map_or(0, |r| r.pool());
@@ -680,7 +680,7 @@ impl Engine {
         let scored = match rerank {
             #[cfg(feature = "rerank")]
             Some(r) => {
-                let ranked = crate::rerank::reorder_explained(&inst.index, &inst.name, &terms, &scored, r)?;
+                let ranked = crate::rerank::reorder_explained(&inst.index, &inst.name, terms, &scored, r)?;
                 let w = r.weights.unwrap_or_default();
                 rerank_lines = ranked.iter().map(|x| (x.chunk, x.line(&w))).collect();
                 ranked.iter().map(|x| Scored { chunk: x.chunk, score: x.bm25 }).collect()
@@ -703,7 +703,7 @@ impl Engine {
         let mut ids: Vec<u32> = top.iter().chain(&chosen).map(|s| s.chunk).collect();
         crate::sort::sort(&mut ids);
         ids.dedup();
-        let explained = search::explain_in(&lookups, &terms, &ids)?;
+        let explained = search::explain_in(&lookups, terms, &ids)?;
         let why = |chunk: u32| -> Vec<TermScore> {
             ids.iter().position(|&c| c == chunk).map_or_else(Vec::new, |i| explained[i].clone())
         };

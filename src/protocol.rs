@@ -53,11 +53,7 @@ pub enum Parsed {
 /// Read line number `n` (1-based, for messages) of `line` (without its `\n`); `len` is its
 /// length in bytes when it was longer than what was kept.
 pub fn parse(line: &[u8], n: usize, len: usize) -> Parsed {
-    // The line's bytes without a trailing `\r` (seen when the whole line was kept).
-    let (line, len) = match line.strip_suffix(b"\r") {
-        Some(l) if len == line.len() => (l, len - 1),
-        _ => (line, len),
-    };
+    let (line, len) = without_cr(line, len);
     if len > MAX_LINE_BYTES {
         return Parsed::Bad { id: Value::Null, error: too_long(&format!("line {n}"), len) };
     }
@@ -84,6 +80,16 @@ pub fn parse(line: &[u8], n: usize, len: usize) -> Parsed {
             id: Value::Null,
             error: Error::invalid("line", format!("line {n} is not JSON: {e}")),
         },
+    }
+}
+
+/// A line as [`read_line`] kept it (`len`: its full length) without a trailing `\r`, when the whole
+/// line was kept and so its end is seen: the bytes and the length that the bound applies to. An
+/// over-long line's length counts a `\r` it may end with (its end was not kept).
+fn without_cr(line: &[u8], len: usize) -> (&[u8], usize) {
+    match line.strip_suffix(b"\r") {
+        Some(l) if len == line.len() => (l, len - 1),
+        _ => (line, len.max(line.len())),
     }
 }
 
@@ -344,10 +350,7 @@ pub fn handle_line(engine: &Engine, line: &[u8]) -> String {
 /// [`handle_line`] of a line [`read_line`] kept at most [`MAX_LINE_BYTES`] + 2 bytes of: `len` is
 /// its full length (an over-long line's error names it, not what was kept).
 pub fn handle_read_line(engine: &Engine, line: &[u8], len: usize) -> String {
-    let (line, len) = match line.strip_suffix(b"\r") {
-        Some(l) if len == line.len() => (l, len - 1),
-        _ => (line, len.max(line.len())),
-    };
+    let (line, len) = without_cr(line, len);
     handle(engine, line, len)
 }
 
@@ -418,6 +421,25 @@ mod tests {
         assert_eq!(lines[6], r#"{"id":9,"result":{}}"#);
         // The last line has no newline and still gets its answer.
         assert_eq!(served(b"{\"id\":9}"), vec![r#"{"id":9,"result":{}}"#]);
+    }
+
+    #[test]
+    fn a_trailing_cr_is_dropped_only_where_the_line_end_was_kept() {
+        // Kept whole: the `\r` is the line end's, not counted.
+        assert_eq!(without_cr(b"ab\r", 3), (&b"ab"[..], 2));
+        assert_eq!(without_cr(b"ab", 2), (&b"ab"[..], 2));
+        assert_eq!(without_cr(b"\r", 1), (&b""[..], 0));
+        // Cut short: the kept bytes may end in `\r` mid-line; the full length is the bound's.
+        assert_eq!(without_cr(b"ab\r", 10), (&b"ab\r"[..], 10));
+        assert_eq!(without_cr(b"ab", 10), (&b"ab"[..], 10));
+        // Exactly the bound with `\r\n` is in; one more byte is out, named by its length.
+        let mut line = vec![b'a'; MAX_LINE_BYTES];
+        line.push(b'\r');
+        assert_eq!(without_cr(&line, line.len()).1, MAX_LINE_BYTES);
+        line.insert(0, b'a');
+        let (_, len) = without_cr(&line, line.len());
+        assert_eq!(len, MAX_LINE_BYTES + 1);
+        assert!(too_long("line", len).to_string().contains(&format!("line is {} bytes", MAX_LINE_BYTES + 1)));
     }
 
     #[test]

@@ -256,13 +256,23 @@ export function hitObjects(all, f) {
 export function finiteJson(value) {
   let bad = null;
   const fix = (s) => s.replace(/[\uD800-\uDBFF][\uDC00-\uDFFF]|[\uD800-\uDFFF]/g, (m) => (m.length === 2 ? m : '\uFFFD'));
+  // An object whose keys need fixing is written as one copy with fixed keys (the same copy on
+  // every visit, so a cycle is still refused as one); keys that would become one are left to
+  // serde_json to refuse.
+  const copies = new WeakMap();
   const text = JSON.stringify(value, function (k, v) {
     const x = v instanceof Number || v instanceof String ? v.valueOf() : v;
     if (bad === null && typeof x === 'number' && !Number.isFinite(x)) bad = [String(k), String(x)];
     if (typeof x === 'string') return fix(x);
     if (x && typeof x === 'object' && !Array.isArray(x)) {
+      if (copies.has(x)) return copies.get(x);
       const keys = Object.keys(x);
-      if (keys.some((key) => fix(key) !== key)) return Object.fromEntries(keys.map((key) => [fix(key), x[key]]));
+      const fixed = keys.map(fix);
+      if (fixed.some((key, i) => key !== keys[i]) && new Set(fixed).size === keys.length) {
+        const copy = Object.fromEntries(keys.map((key, i) => [fixed[i], x[key]]));
+        copies.set(x, copy);
+        return copy;
+      }
     }
     return v;
   });

@@ -13,8 +13,9 @@ use crate::text::{Analyzer, korean};
 /// Analyzed anchors of one instance.
 #[derive(Debug, Clone, Default)]
 pub struct AnchorSet {
-    /// Each anchor's terms (sorted) and the anchor, ordered by the terms: a prompt's terms find
-    /// the anchors that begin with them without a pass over every anchor.
+    /// Each anchor's terms (sorted, never empty: [`AnchorSet::new`] drops an anchor without terms)
+    /// and the anchor, ordered by the terms: a prompt's terms find the anchors that begin with them
+    /// without a pass over every anchor.
     anchors: Vec<(Vec<String>, String)>,
 }
 

@@ -373,16 +373,7 @@ pub fn weighted_terms<D: AsRef<[u8]> + Clone>(
     query: &str,
     r: Ranking,
 ) -> Vec<(String, f32)> {
-    weighted_terms_in(&Lookups::none(index), query, r)
-}
-
-/// [`weighted_terms`] with the terms' lookups shared ([`Lookups`]).
-pub fn weighted_terms_in<D: AsRef<[u8]> + Clone>(
-    lookups: &Lookups<'_, D>,
-    query: &str,
-    r: Ranking,
-) -> Vec<(String, f32)> {
-    weigh(lookups, &QueryTerms::new(lookups.index().meta().analyzer, query, r), r)
+    weigh(&Lookups::none(index), &QueryTerms::new(index.meta().analyzer, query, r), r)
 }
 
 /// A query's distinct terms under one analyzer's settings and a ranking's analysis (`fillers`,

@@ -182,7 +182,7 @@ test('a freed Engine or Index, or a method called on another object, refuses wit
     assert.throws(call, (e) => {
       assert.ok(!(e instanceof WebAssembly.RuntimeError), `${what}: a trap`);
       assert.equal(e.code, 'invalid_argument', `${what}: ${e.message}`);
-      assert.match(e.message, /freed \(free\(\) was called\) or is not an Engine or Index/, what);
+      assert.match(e.message, /freed \(free\(\) was called\) or is not a groundgate object/, what);
       return true;
     }, what);
   }

@@ -106,6 +106,12 @@ test('NaN and Infinity in tool arguments are typed errors naming the field, not 
   assert.throws(() => e.searchTool({ query: '주권', ['k\ud800']: 1 }), unknown('k\ufffd'));
   assert.throws(() => e.ask('대한민국의 주권은?', { ['\udc00session']: 's' }), unknown('\ufffdsession'));
   assert.throws(() => e.searchTool({ query: '주권', ['\ud83d\ude00']: 1 }), unknown('\ud83d\ude00'));
+  // Keys that would become one are refused as before; a cycle through such an object is refused
+  // as a cycle (one copy per object), not after overflowing the stack.
+  assert.throws(() => e.searchTool({ query: '주권', ['k\ud800']: 1, ['k\udc00']: 2 }), (err) => err.code === 'invalid_argument');
+  const cyclic = { query: '주권', ['k\ud800']: 1 };
+  cyclic.self = cyclic;
+  assert.throws(() => e.searchTool(cyclic), (err) => err.code === 'invalid_argument' && !/call stack/.test(err.message));
 });
 
 test('JSON Lines as the native CLI reads them: askLine, toolLine, Index.searchLine, Engine.funnel', () => {

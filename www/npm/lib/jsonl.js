@@ -90,13 +90,12 @@ function serve(reply, clock) {
 
 /**
  * `groundgate tool`'s loop: each raw line goes to `engine.handleLine` (the library's own request
- * parsing; its messages name no line number), after the same two checks made on the bytes kept,
- * as the native loop hands protocol::handle_line the bytes it kept.
+ * parsing; its messages name no line number), after the checks of the line's length (its full
+ * length) and of the bytes kept, as the native loop's protocol::handle_read_line makes them.
  */
 function serveHandleLine(engine, clock) {
-  // Every line is timed, as the native loop times each protocol::handle_line call.
+  // Every line is timed, as the native loop times each protocol::handle_read_line call.
   return serveBytes((bytes, n, len) => clock.time(() => {
-    // `len`: an over-long line's error names its full length, as protocol::handle_read_line does.
     const error = lineError(bytes, len, 'line');
     // With its `\r`: handle_line drops exactly one, as natively.
     return error ? errorLine(error) : engine.handleLine(bytes.toString('utf8'));

@@ -22,7 +22,6 @@ use std::cmp;
 use std::fmt;
 use std::ops::Deref;
 
-
 use crate::automaton::{AlwaysMatch, Automaton};
 use crate::error::Result;
 use crate::stream::{IntoStreamer, Streamer};
