@@ -69,6 +69,8 @@ pub mod search;
 pub mod sort;
 #[cfg(test)]
 mod test_bits;
+#[cfg(test)]
+mod test_index;
 pub mod text;
 #[cfg(feature = "tools")]
 pub mod tools;

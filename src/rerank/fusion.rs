@@ -227,8 +227,6 @@ pub fn fuse_instance<D: AsRef<[u8]> + Clone>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::corpus::Source;
-    use crate::{AnalyzerSettings, IndexBuilder};
 
     fn r(s: &str) -> ChunkRef {
         s.parse().unwrap()
@@ -282,12 +280,7 @@ mod tests {
 
     #[test]
     fn fusion_with_an_index_verifies_references() {
-        let mut b = IndexBuilder::new("t", AnalyzerSettings::default());
-        let s = b.add_source(Source { id: "s".into(), ..Default::default() }).unwrap();
-        for t in ["감리원 교육", "감리원 자격", "계약 체결"] {
-            b.add_chunk(Chunk { source: s, text: t.into(), ..Default::default() }).unwrap();
-        }
-        let bytes = b.build().unwrap();
+        let bytes = crate::test_index::of_texts(&["감리원 교육", "감리원 자격", "계약 체결"]);
         let idx = Index::open(&bytes[..]).unwrap();
         let ours = [Scored { chunk: 0, score: 2.0 }, Scored { chunk: 1, score: 1.0 }];
         let theirs = vec![

@@ -48,18 +48,10 @@ impl<'i, D: AsRef<[u8]> + Clone> Lookups<'i, D> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::corpus::{Chunk, Source};
-    use crate::index::IndexBuilder;
-    use crate::text::AnalyzerSettings;
 
     #[test]
     fn lookups_give_what_the_index_gives() {
-        let mut b = IndexBuilder::new("t", AnalyzerSettings::default());
-        let s = b.add_source(Source { id: "s".into(), ..Default::default() }).unwrap();
-        for t in ["감리원 교육 과정", "연구비 정산", "감리원 배치"] {
-            b.add_chunk(Chunk { source: s, text: t.into(), ..Default::default() }).unwrap();
-        }
-        let bytes = b.build().unwrap();
+        let bytes = crate::test_index::of_texts(&["감리원 교육 과정", "연구비 정산", "감리원 배치"]);
         let idx = Index::open(&bytes[..]).unwrap();
         let terms = ["감리", "없는말", "교육", "정산"];
         let mut sorted = terms;

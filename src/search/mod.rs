@@ -698,20 +698,14 @@ mod tests {
 
     #[test]
     fn a_weak_first_pass_adds_terms_of_its_best_chunks() {
-        let mut b = IndexBuilder::new("t", AnalyzerSettings::default());
-        let s = b.add_source(Source { id: "s".into(), ..Default::default() }).unwrap();
-        let texts = [
+        let bytes = crate::test_index::of_texts(&[
             "밥값 회의비 식비 정산",   // 0: the query's word and the feedback terms
             "회의비 식비 정산 기준",   // 1: the feedback terms only
             "밥값 회의비 식비 영수증", // 2
             "장비 구입 절차",          // 3
             "식비 회의비 정산 사례",   // 4
             "출장 여비",               // 5
-        ];
-        for t in texts {
-            b.add_chunk(Chunk { source: s, text: t.into(), ..Default::default() }).unwrap();
-        }
-        let bytes = b.build().unwrap();
+        ]);
         let idx = Index::open(&bytes[..]).unwrap();
         let r = Ranking { feedback: None, background: None, collapse: false, ..Ranking::DEFAULT };
         let q = weighted_terms(&idx, "밥값", r);
@@ -737,17 +731,16 @@ mod tests {
 
     #[test]
     fn explain_gives_each_listed_chunk_its_terms_in_term_order() {
-        let mut b = IndexBuilder::new("t", AnalyzerSettings::default());
-        let s = b.add_source(Source { id: "s".into(), ..Default::default() }).unwrap();
-        for i in 0..300u32 {
-            let text = format!(
-                "회의 {} {}",
-                if i % 3 == 0 { "식비" } else { "장비" },
-                if i % 7 == 0 { "정산 정산" } else { "" }
-            );
-            b.add_chunk(Chunk { source: s, text, ..Default::default() }).unwrap();
-        }
-        let bytes = b.build().unwrap();
+        let texts: Vec<String> = (0..300u32)
+            .map(|i| {
+                format!(
+                    "회의 {} {}",
+                    if i % 3 == 0 { "식비" } else { "장비" },
+                    if i % 7 == 0 { "정산 정산" } else { "" }
+                )
+            })
+            .collect();
+        let bytes = crate::test_index::of_texts(&texts);
         let idx = Index::open(&bytes[..]).unwrap();
         let terms = query_terms(&idx, "회의 식비 정산 없는말");
         // Unsorted, a repeat (explained at its first place only), chunks in several blocks.
