@@ -373,9 +373,8 @@ struct Said<'a> {
 struct Analysis {
     settings: crate::text::AnalyzerSettings,
     /// The query's distinct terms, sorted (a binary search where a hash set would link hashing
-    /// code into the browser build).
-    terms: Vec<String>,
-    /// The same terms as [`GATE_RANKING`] weighs them.
+    /// code into the browser build), as [`GATE_RANKING`] weighs them: the judges read the same
+    /// terms, as [`GATE_RANKING`] keeps filler words.
     ranked: search::QueryTerms,
     /// The content words' tokens ([`Said::content`]): the judges weigh these (the search sees the
     /// whole query); a bigram the shortened text joins across a dropped word is not one of the
@@ -387,18 +386,9 @@ impl Analysis {
     fn new(analyzer: &Analyzer, said: &Said<'_>) -> Self {
         let settings = analyzer.settings();
         let ranked = search::QueryTerms::new(settings, said.query, GATE_RANKING);
-        // The ranking's analysis is this analyzer's unless it drops filler words.
-        let terms = if GATE_RANKING.fillers {
-            let mut t = analyzer.terms(said.query);
-            crate::sort::sort(&mut t);
-            t.dedup();
-            t
-        } else {
-            ranked.terms().to_vec()
-        };
         let mut content = analyzer.analyze(&said.content);
-        content.retain(|t| terms.binary_search(&t.term).is_ok());
-        Analysis { settings, terms, ranked, content }
+        content.retain(|t| ranked.terms().binary_search(&t.term).is_ok());
+        Analysis { settings, ranked, content }
     }
 }
 
@@ -423,6 +413,8 @@ pub const GATE_RANKING: search::Ranking = search::Ranking {
     heading: Some(search::Heading::ARTICLES),
     ..search::Ranking::DEFAULT
 };
+// The judges read the ranking's terms ([`Analysis`]): both keep filler words.
+const _: () = assert!(!GATE_RANKING.fillers);
 
 /// Step 5: the route and kind from the prompt's form and the instances' verdicts. Only a prompt
 /// no instance finds relevant is skipped; `kind` is the prompt's form otherwise.
@@ -651,12 +643,12 @@ impl Engine {
         let t0 = self.clock.now_ms();
         let mut log = InstanceLog::skipped(&inst.name, Outcome::NoHits);
         log.forced = forced;
-        let term_set: Vec<&str> = analysis.terms.iter().map(String::as_str).collect();
+        let terms = analysis.ranked.terms();
+        let term_set: Vec<&str> = terms.iter().map(String::as_str).collect();
         let content = &analysis.content;
         log.anchors = inst.anchors.matches(&term_set);
         // Ranking, explanation and the judges' features read the same terms: each is looked up once.
         let lookups = search::Lookups::new(&inst.index, &term_set);
-        let terms = &analysis.terms;
         let extra = if opts.session.is_some() { 16 } else { 0 };
         let rerank = opts.rerank.as_ref().filter(|r| r.is_active());
         let pool = rerank.map_or(0, |r| r.pool());
