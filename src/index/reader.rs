@@ -169,6 +169,11 @@ impl<D: AsRef<[u8]> + Clone> Index<D> {
         if !(meta.bm25.k1.is_finite() && meta.bm25.b.is_finite() && meta.sufficiency.is_finite()) {
             return Err(Error::corrupt("meta", "non-finite scoring parameter"));
         }
+        // The writer clamps k1 and b ([`Bm25Params::clamped`]); outside that, scores are 0,
+        // negative or infinite and a search answers wrongly instead of failing.
+        if meta.bm25.clamped() != meta.bm25 {
+            return Err(Error::corrupt("meta", "BM25 k1 or b outside the writer's range (k1 0–3, b 0–1)"));
+        }
         // The optional background levels: one byte a term, trusted after their CRC.
         let background = find(SectionId::Background);
         if let Some(s) = background {
@@ -303,7 +308,17 @@ impl<D: AsRef<[u8]> + Clone> Index<D> {
             } else {
                 post_len
             };
-            (start, df, f32::from_bits(idf), end)
+            // A stored idf is what [`bm25::idf`] gives: positive, at most a term in one chunk's
+            // (the same formula; 1 of slack for another platform's logarithm). Else scores are
+            // negative or infinite and a search answers wrongly instead of failing.
+            let idf = f32::from_bits(idf);
+            if !(0.0..=bm25::idf(self.meta.chunks, 1) + 1.0).contains(&idf) {
+                return Err(Error::corrupt(
+                    "term_info",
+                    format!("term {ord}: idf {}", Decimal(f64::from(idf))),
+                ));
+            }
+            (start, df, idf, end)
         };
         if start as usize > end || end > post_len {
             return Err(Error::corrupt("term_info", format!("postings of term {ord} span {start}..{end}")));
@@ -539,13 +554,21 @@ impl<D: AsRef<[u8]> + Clone> Index<D> {
         })
     }
 
-    /// The anchor words.
+    /// The anchor words. The writer lists each once: an anchor listed twice is corruption (a
+    /// crafted file could otherwise list a few anchors millions of times, each analysed).
     pub fn anchors(&self) -> Result<Vec<String>> {
         let s = self.strings()?;
-        self.section(SectionId::Anchors)
+        let ids: Vec<u32> = self
+            .section(SectionId::Anchors)
             .chunks_exact(4)
-            .map(|b| s.required(u32::from_le_bytes([b[0], b[1], b[2], b[3]]), "anchor").map(str::to_string))
-            .collect()
+            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+            .collect();
+        let mut distinct = ids.clone();
+        crate::sort::sort(&mut distinct);
+        if distinct.windows(2).any(|w| w[0] == w[1]) {
+            return Err(Error::corrupt("anchors", "an anchor listed twice"));
+        }
+        ids.into_iter().map(|id| s.required(id, "anchor").map(str::to_string)).collect()
     }
 
     /// Glossary entries: (term, chunk id).

@@ -95,6 +95,17 @@ fn build_and_info() {
     let out = groundgate(&["info", "--index", out_path.to_str().expect("p")], "");
     assert!(out.status.success());
     assert!(String::from_utf8(out.stdout).expect("utf8").contains("checksums     ok"));
+    // An --out that is no regular file (a directory here; a pipe, device or link alike) is
+    // refused before the build, not replaced by the index.
+    let dir = std::env::temp_dir().join(format!("gg-cli-build-dir-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let out = groundgate(
+        &["build", "--manifest", manifest.to_str().expect("p"), "--out", dir.to_str().expect("p"), "--quiet"],
+        "",
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && err.contains("not a regular file"), "{err}");
+    assert!(dir.is_dir());
 }
 
 #[test]
@@ -178,6 +189,22 @@ fn ask_jsonl_contract_stats_and_calibrate() {
     let text = String::from_utf8(out.stdout).expect("utf8");
     assert!(text.contains("3 labelled prompts (2 questions, 0 sentences, 1 unrelated)"), "{text}");
     assert!(text.contains("| relevance |") && text.contains("held-out folds"), "{text}");
+    // Options out of range are refused before any work (a NaN or huge penalty never settled; more
+    // folds than prompts fitted empty ones for ever).
+    for (flag, value, says) in [
+        ("--l2", "NaN", "--l2 NaN"),
+        ("--l2", "1e308", "--l2"),
+        ("--folds", "1000000", "--folds 1000000"),
+        ("--folds", "0", "--folds 0"),
+        ("--relevance-precision", "1", "--relevance-precision"),
+    ] {
+        let out = groundgate(
+            &["calibrate", "--index", idx, "--labels", labels.to_str().expect("p"), flag, value],
+            "",
+        );
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success() && err.contains(says), "{flag} {value}: {err}");
+    }
     // --fit-phrasing writes the phrasing table fitted on the labels, in the bundled table's format.
     let table = std::env::temp_dir().join(format!("gg-phrasing-{}.tsv", std::process::id()));
     let l = labels.to_str().expect("p");

@@ -327,3 +327,63 @@ fn a_weights_section_that_does_not_fit_is_refused_with_valid_checksums() {
         assert!(e.to_string().contains("weights"), "{e}");
     }
 }
+
+#[test]
+fn bm25_parameters_the_writer_never_writes_are_refused_with_valid_checksums() {
+    // k1 (1.2) and b (0.75) are f32s in the bincode meta; out of the writer's clamp, scores were
+    // 0, negative or infinite and a search answered wrongly (or `calibrate` never ended).
+    let base = base();
+    for (from, to) in [(1.2f32, 3.5f32), (1.2, -1.0), (1.2, 3e38), (0.75, 1.5), (0.75, -1e30)] {
+        let bytes = mutate_section(&base, SectionId::Meta as u32, |d| {
+            let at = d.windows(4).position(|w| w == from.to_le_bytes()).expect("the parameter in meta");
+            d[at..at + 4].copy_from_slice(&to.to_le_bytes());
+        })
+        .expect("re-framed");
+        let Err(e) = Index::open(bytes.as_slice()) else { panic!("k1/b {from} → {to} opened") };
+        assert_eq!(e.code(), "corrupt", "{e}");
+        assert!(e.to_string().contains("meta"), "{e}");
+    }
+}
+
+#[test]
+fn an_anchor_listed_twice_is_refused_with_valid_checksums() {
+    // A few anchors listed millions of times made every load analyse each copy (gigabytes).
+    let base = base();
+    assert!(!Index::open(base.as_slice()).expect("base").anchors().expect("anchors").is_empty());
+    let bytes = mutate_section(&base, SectionId::Anchors as u32, |d| {
+        let first = d[..4].to_vec();
+        d.extend(first);
+    })
+    .expect("re-framed");
+    let e = Index::open(bytes.as_slice()).expect("opens").anchors().expect_err("a repeated anchor");
+    assert_eq!(e.code(), "corrupt", "{e}");
+    let mut engine = Engine::new(groundgate::Config::default()).expect("engine");
+    let e = engine.add_instance("x", bytes, Default::default()).expect_err("refused");
+    assert!(e.to_string().contains("anchors"), "{e}");
+}
+
+#[test]
+fn a_stored_idf_out_of_its_range_is_refused_with_valid_checksums() {
+    // Formats before v4 store each term's idf (start, df, idf: 12 bytes a term); a negative or huge
+    // one gave an empty or wrong answer.
+    let v3 = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/v3/excerpts.ggi"))
+        .expect("v3 fixture");
+    let query = "주권";
+    assert!(
+        !groundgate::search::search(&Index::open(v3.as_slice()).expect("v3"), query, 3)
+            .expect("hits")
+            .is_empty()
+    );
+    for idf in [-1.0f32, 3e38] {
+        let bytes = mutate_section(&v3, SectionId::TermInfo as u32, |d| {
+            for term in d.chunks_exact_mut(12) {
+                term[8..12].copy_from_slice(&idf.to_le_bytes());
+            }
+        })
+        .expect("re-framed");
+        let index = Index::open(bytes.as_slice()).expect("opens");
+        let e = groundgate::search::search(&index, query, 3).expect_err("a forged idf");
+        assert_eq!(e.code(), "corrupt", "{e}");
+        assert!(e.to_string().contains("term_info"), "{e}");
+    }
+}

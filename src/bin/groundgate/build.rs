@@ -13,6 +13,15 @@ pub fn run(
     text: Option<&str>,
 ) -> Result<(), Box<dyn std::error::Error>> {
     let started = Instant::now();
+    // The index is written beside `out` and renamed over it: a directory, device, pipe or link
+    // there would be replaced by a file (or the rename fail after the whole build).
+    if std::fs::symlink_metadata(out).is_ok_and(|m| !m.is_file()) {
+        return Err(format!(
+            "--out {}: exists and is not a regular file (a directory, link, device or pipe); name an index file",
+            out.display()
+        )
+        .into());
+    }
     let mut m = Manifest::load(manifest)?;
     match text {
         Some("plain") => m.text = groundgate::index::TextCodec::Plain,
@@ -34,11 +43,11 @@ pub fn run(
     })?;
     bar.finish_and_clear();
     if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir)?;
+        std::fs::create_dir_all(dir).map_err(|e| at(dir, e))?;
     }
     let tmp = out.with_extension("ggi.tmp");
-    std::fs::write(&tmp, &bytes)?;
-    std::fs::rename(&tmp, out)?;
+    std::fs::write(&tmp, &bytes).map_err(|e| at(&tmp, e))?;
+    std::fs::rename(&tmp, out).map_err(|e| at(out, e))?;
     println!(
         "{}: {} documents, {} chunks, {} terms, {} bytes ({:.2} × the {} bytes of text), {:.2} s → {}",
         m.name,
@@ -52,4 +61,9 @@ pub fn run(
         out.display()
     );
     Ok(())
+}
+
+/// An I/O error with the path it is about.
+fn at(path: &Path, e: std::io::Error) -> String {
+    format!("{}: {e}", path.display())
 }

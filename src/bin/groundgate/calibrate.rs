@@ -48,9 +48,32 @@ pub fn labels(paths: &[PathBuf]) -> Result<Vec<groundgate::eval::gold::Label>, B
     Ok(out)
 }
 
+/// The options' own ranges, before any work: a non-finite or huge penalty makes the fit never
+/// settle, more folds than prompts fit empty folds.
+fn check(a: &Args, prompts: usize) -> Result<(), Box<dyn std::error::Error>> {
+    let FitParams { l2, relevance_precision, sufficiency_precision } = a.params;
+    if !(0.0..=1000.0).contains(&l2) {
+        return Err(format!("--l2 {l2}: must be a number from 0 to 1000 (default 0.05)").into());
+    }
+    for (flag, p) in
+        [("--relevance-precision", relevance_precision), ("--sufficiency-precision", sufficiency_precision)]
+    {
+        if !(p > 0.0 && p < 1.0) {
+            return Err(format!("{flag} {p}: must be a probability between 0 and 1").into());
+        }
+    }
+    if a.folds < 2 || a.folds > prompts.max(2) {
+        return Err(
+            format!("--folds {}: must be 2 to the number of labelled prompts ({prompts})", a.folds).into()
+        );
+    }
+    Ok(())
+}
+
 pub fn run(a: Args) -> Result<(), Box<dyn std::error::Error>> {
     let loaded = load(&a.indexes)?;
     let set = labels(&a.labels)?;
+    check(&a, set.len())?;
     if a.write && a.fit_phrasing.is_some() {
         return Err("--write with --fit-phrasing: the stored model would be fitted against a phrasing table \
                     the library does not use (it bundles data/gate/phrasing.tsv); calibrate --write without it"
