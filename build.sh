@@ -160,6 +160,20 @@ indexes() {
 
 # ---------------------------------------------------------------- wasm package
 
+# wasm-bindgen's inline JS snippets (src/wasm.rs, src/js_bytes.rs) are ES modules; a Node build
+# (pkg/node, pkg/indexer) `require`s them (its package is CommonJS, and Node 18 cannot require an
+# ES module): each `export function f(` becomes `exports.f = function f(`.
+commonjs_snippets() { # commonjs_snippets OUT_DIR GLUE_JS
+  local out="$1" glue="$2"
+  [ -d "$out/snippets" ] || return 0
+  find "$out/snippets" -name '*.js' -exec sed -i -E 's/^export function ([A-Za-z0-9_]+)\(/exports.\1 = function \1(/' {} +
+  ! grep -rq '^export ' "$out/snippets" || die "a snippet in $out/snippets has an export build.sh cannot make CommonJS"
+  # wasm-bindgen writes `require(String.raw\`./snippets/…\`)`; bundlers (esbuild) follow only a
+  # plain string literal, so the bundled extension would miss the snippet.
+  sed -i -E "s/require\(String\.raw\`([^\`]*)\`\)/require('\1')/g" "$glue"
+  ! grep -q 'String\.raw' "$glue" || die "$glue still requires a String.raw path"
+}
+
 # wasm-bindgen's own refusals reach JS through its `__wbindgen_throw` import as a bare Error: a
 # method of a freed Engine or Index (or called on another object, or freed twice) throws "null
 # pointer passed to rust", a call re-entering an object "recursive use of an object …" (pkg/node,
@@ -202,17 +216,7 @@ pkg() {
       "$out/groundgate_bg.wasm" -o "$out/groundgate_bg.wasm"
     rm -f "$out/.gitignore"
     typed_refusals "$out/groundgate.js"
-    # wasm-bindgen's inline JS snippets (src/wasm.rs) are ES modules; the Node build `require`s
-    # them (its package is CommonJS, and Node 18 cannot require an ES module): each
-    # `export function f(` becomes `exports.f = function f(`.
-    if [ $t = nodejs ] && [ -d "$out/snippets" ]; then
-      find "$out/snippets" -name '*.js' -exec sed -i -E 's/^export function ([A-Za-z0-9_]+)\(/exports.\1 = function \1(/' {} +
-      ! grep -rq '^export ' "$out/snippets" || die "a snippet in $out/snippets has an export build.sh cannot make CommonJS"
-      # wasm-bindgen writes `require(String.raw\`./snippets/…\`)`; bundlers (esbuild) follow only a
-      # plain string literal, so the bundled extension would miss the snippet.
-      sed -i -E "s/require\(String\.raw\`([^\`]*)\`\)/require('\1')/g" "$out/groundgate.js"
-      ! grep -q 'String\.raw' "$out/groundgate.js" || die "$out/groundgate.js still requires a String.raw path"
-    fi
+    if [ $t = nodejs ]; then commonjs_snippets "$out" "$out/groundgate.js"; fi
   done
   say "plain-export build (no imports) → pkg/abi/groundgate.wasm"
   PATH="$WASM_PATH" CARGO_TARGET_DIR="$ROOT/target/wasm" CARGO_PROFILE_RELEASE_OPT_LEVEL=z cargo build -q --release \
@@ -222,6 +226,7 @@ pkg() {
     --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals \
     target/wasm/wasm32-unknown-unknown/release/groundgate.wasm -o pkg/abi/groundgate.wasm
   say "indexer (feature indexer, its own module) → pkg/indexer, for the npm bin's \`groundgate build\`"
+  rm -rf pkg/indexer/snippets
   PATH="$WASM_PATH" CARGO_TARGET_DIR="$ROOT/target/wasm" CARGO_PROFILE_RELEASE_OPT_LEVEL=z wasm-pack --quiet build --release \
     --target nodejs --out-dir pkg/indexer --out-name groundgate_indexer --mode no-install --no-pack \
     -- --no-default-features --features indexer >/dev/null
@@ -230,6 +235,7 @@ pkg() {
     pkg/indexer/groundgate_indexer_bg.wasm -o pkg/indexer/groundgate_indexer_bg.wasm
   rm -f pkg/indexer/.gitignore
   typed_refusals pkg/indexer/groundgate_indexer.js
+  commonjs_snippets pkg/indexer pkg/indexer/groundgate_indexer.js
   local f
   for f in pkg/web/groundgate_bg.wasm pkg/node/groundgate_bg.wasm pkg/abi/groundgate.wasm pkg/indexer/groundgate_indexer_bg.wasm; do
     echo "pkg: $f $(stat -c %s "$f") bytes, $(gzip -9c "$f" | wc -c) gzipped"

@@ -63,6 +63,8 @@ pub mod gate;
 pub mod index;
 #[cfg(feature = "ingest")]
 pub mod ingest;
+#[cfg(any(feature = "wasm", feature = "indexer"))]
+mod js_bytes;
 pub mod protocol;
 pub mod rerank;
 pub mod search;

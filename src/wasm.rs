@@ -17,6 +17,7 @@ use wasm_bindgen::prelude::*;
 
 use crate::decimal::Decimal;
 use crate::engine::{AskOptions, Clock, Config, Engine, FixedClock, InstanceOptions};
+use crate::js_bytes;
 use crate::{Error, Index, search};
 #[cfg(feature = "tools")]
 use crate::{protocol, tools};
@@ -408,18 +409,30 @@ fn bytes_arg(v: &JsValue) -> Result<&js_sys::Uint8Array, JsValue> {
 }
 
 /// Copy index bytes from JS straight into the engine's shared buffer: one copy, not two (a `&[u8]`
-/// argument would be copied into wasm memory first, then into the `Arc`).
+/// argument would be copied into wasm memory first, then into the `Arc`). Read through
+/// [`js_bytes`](crate::js_bytes), so a value that throws when read (a `Proxy`, a detached buffer) is
+/// the typed error, and more bytes than wasm memory can still hold is `invalid_argument` too,
+/// not a trap that leaves the module unusable.
 #[allow(unsafe_code)] // `assume_init` of zeroed bytes (below): the one unsafe line in the bindings.
-fn shared_bytes(bytes: &js_sys::Uint8Array) -> Arc<[u8]> {
-    let zeroed = Arc::<[u8]>::new_zeroed_slice(bytes.length() as usize);
+fn shared_bytes(bytes: &js_sys::Uint8Array) -> Result<Arc<[u8]>, JsValue> {
+    let n = js_bytes::length(bytes, "bytes").map_err(js_error)?;
+    // Room for the copy and what opening it allocates besides (checked, then given back: the
+    // allocator reuses it for the `Arc`).
+    if Vec::<u8>::new().try_reserve_exact(n.saturating_add(n / 8).saturating_add(1 << 20)).is_err() {
+        return Err(js_error(Error::invalid(
+            "bytes",
+            format!("{n} bytes do not fit in the wasm module's memory next to the instances it holds"),
+        )));
+    }
+    let zeroed = Arc::<[u8]>::new_zeroed_slice(n);
     // SAFETY: all-zero bytes are valid `u8`s.
     let mut shared = unsafe { zeroed.assume_init() };
     match Arc::get_mut(&mut shared) {
-        Some(dst) => bytes.copy_to(dst),
+        Some(dst) => js_bytes::copy(bytes, dst, "bytes").map_err(js_error)?,
         // Unreachable (the Arc was just made); copy the slow way rather than fail.
-        None => shared = Arc::from(bytes.to_vec()),
+        None => shared = Arc::from(js_bytes::to_vec(bytes, "bytes").map_err(js_error)?),
     }
-    shared
+    Ok(shared)
 }
 
 /// The host's clock (`Date.now()`).
@@ -485,7 +498,7 @@ impl WasmEngine {
         let name = string_arg(&name, "instance name")?;
         let bytes = bytes_arg(&bytes)?;
         let opts: InstanceOptions = from_js(options, "options")?;
-        self.engine.add_instance(&name, shared_bytes(bytes), opts).map_err(js_error)?;
+        self.engine.add_instance(&name, shared_bytes(bytes)?, opts).map_err(js_error)?;
         self.warm_up(&name);
         Ok(())
     }
@@ -904,7 +917,7 @@ impl WasmIndex {
     pub fn new(
         #[wasm_bindgen(unchecked_param_type = "Uint8Array")] bytes: JsValue,
     ) -> Result<WasmIndex, JsValue> {
-        Index::open(shared_bytes(bytes_arg(&bytes)?)).map(|index| WasmIndex { index }).map_err(js_error)
+        Index::open(shared_bytes(bytes_arg(&bytes)?)?).map(|index| WasmIndex { index }).map_err(js_error)
     }
 
     /// Check every section's checksum; throws on corruption.

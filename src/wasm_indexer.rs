@@ -12,6 +12,7 @@ use crate::Error;
 use crate::index::TextCodec;
 use crate::ingest::files::{Files, Kind};
 use crate::ingest::manifest::Manifest;
+use crate::js_bytes;
 
 #[wasm_bindgen(typescript_custom_section)]
 const TYPES: &str = r#"
@@ -78,17 +79,20 @@ impl Files for HostFiles {
 
     fn list(&self, dir: &Path) -> crate::Result<Vec<PathBuf>> {
         let v = self.call(&self.list, dir)?;
-        let names = v
-            .dyn_into::<js_sys::Array>()
-            .map_err(|_| Error::input(dir.display().to_string(), "list() did not return an array"))?;
-        Ok(names.iter().filter_map(|n| n.as_string()).map(|n| dir.join(n)).collect())
+        let names = js_bytes::strings(&v).ok_or_else(|| {
+            Error::input(dir.display().to_string(), "list() did not return an array that can be read")
+        })?;
+        Ok(names.into_iter().map(|n| dir.join(n)).collect())
     }
 
     fn read(&self, path: &Path) -> crate::Result<Vec<u8>> {
         let v = self.call(&self.read, path)?;
-        v.dyn_into::<js_sys::Uint8Array>()
-            .map(|a| a.to_vec())
-            .map_err(|_| Error::input(path.display().to_string(), "read() did not return bytes"))
+        js_bytes::to_vec(&v, "bytes").map_err(|_| {
+            Error::input(
+                path.display().to_string(),
+                "read() did not return bytes (a Uint8Array that can be read)",
+            )
+        })
     }
 }
 
@@ -119,13 +123,31 @@ impl BuiltIndex {
 /// called after each input file.
 #[wasm_bindgen(js_name = buildIndex)]
 pub fn build_index(
-    manifest: &str,
+    #[wasm_bindgen(unchecked_param_type = "string")] manifest: JsValue,
     #[wasm_bindgen(unchecked_param_type = "HostFiles")] files: JsValue,
-    text: Option<String>,
-    progress: Option<js_sys::Function>,
+    #[wasm_bindgen(unchecked_optional_param_type = "string")] text: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "(done: number, total: number) => void")]
+    progress: JsValue,
 ) -> Result<BuiltIndex, JsValue> {
+    // Every argument a `JsValue`, checked here: wasm-bindgen's own conversion of a `&str` or an
+    // `Option<String>` traps on a number (a read out of bounds), of a function throws untyped.
+    let manifest = manifest
+        .as_string()
+        .ok_or_else(|| js_error(Error::invalid("manifest", "must be a path (a string)")))?;
+    let text = match text.is_undefined() || text.is_null() {
+        true => None,
+        false => Some(text.as_string().ok_or_else(|| js_error(Error::invalid("text", "must be a string")))?),
+    };
+    let progress = match progress.is_undefined() || progress.is_null() {
+        true => None,
+        false => Some(
+            progress
+                .dyn_into::<js_sys::Function>()
+                .map_err(|_| js_error(Error::invalid("progress", "must be a function (done, total)")))?,
+        ),
+    };
     let fs = HostFiles::new(&files)?;
-    let path = Path::new(manifest);
+    let path = Path::new(&manifest);
     let mut m = Manifest::load_from(&fs, path).map_err(js_error)?;
     match text.as_deref() {
         None => {}
@@ -159,8 +181,11 @@ pub fn build_index(
 
 /// A TOML document as JSON text (for engine settings files, read by the same TOML crate as natively).
 #[wasm_bindgen(js_name = tomlToJson)]
-pub fn toml_to_json(text: &str) -> Result<String, JsValue> {
+pub fn toml_to_json(
+    #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
+) -> Result<String, JsValue> {
+    let text = text.as_string().ok_or_else(|| js_error(Error::invalid("text", "must be a string (TOML)")))?;
     let value: toml::Value =
-        toml::from_str(text).map_err(|e| js_error(Error::invalid("config", e.to_string())))?;
+        toml::from_str(&text).map_err(|e| js_error(Error::invalid("config", e.to_string())))?;
     serde_json::to_string(&value).map_err(|e| js_error(Error::invalid("config", e.to_string())))
 }

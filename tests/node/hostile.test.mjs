@@ -188,6 +188,49 @@ test('a freed Engine or Index, or a method called on another object, refuses wit
   }
 });
 
+test('index bytes that throw when read (a Proxy, a transferred buffer, a subclass) are refused typed and poison nothing', () => {
+  // js-sys read them with calls that do not catch: the throw left the Engine borrowed for ever
+  // (every later call, free() too, failed) and the indexer's read() callback untyped.
+  const engine = new gg.Engine();
+  engine.addInstance('ok', bytes);
+  const probe = () => engine.askJson('대한민국의 주권은 누구에게 있나요');
+  const before = probe();
+  const detached = new Uint8Array(bytes);
+  structuredClone(detached.buffer, { transfer: [detached.buffer] });
+  class Throwing extends Uint8Array {
+    get length() { throw new Error('no length'); }
+  }
+  const odd = [
+    ['a Proxy of the bytes', new Proxy(new Uint8Array(bytes), {})],
+    ['a transferred (detached) buffer', detached],
+  ];
+  for (const [what, value] of odd) {
+    assert.throws(() => engine.addInstance('x', value), (e) => e.code === 'invalid_argument' && /can be read/.test(e.message), what);
+    assert.throws(() => new gg.Index(value), (e) => e.code === 'invalid_argument', what);
+    assert.equal(probe(), before, `${what}: the engine answers as before`);
+  }
+  // A subclass is a Uint8Array: read by the typed array's own length, it loads.
+  const sub = new Throwing(bytes.length);
+  sub.set(bytes);
+  engine.addInstance('sub', sub);
+  assert.deepEqual(engine.instances().sort(), ['ok', 'sub']);
+  engine.free();
+  const indexer = require(path.join(root, 'pkg/indexer/groundgate_indexer.js'));
+  const files = { kind: () => 'other', list: () => [], read: () => new Uint8Array(0) };
+  for (const [what, call] of [
+    ['buildIndex(42)', () => indexer.buildIndex(42, files)],
+    ['buildIndex text 42', () => indexer.buildIndex('m.toml', files, 42)],
+    ['buildIndex progress 42', () => indexer.buildIndex('m.toml', files, undefined, 42)],
+    ['tomlToJson(42)', () => indexer.tomlToJson(42)],
+    ['tomlToJson()', () => indexer.tomlToJson()],
+  ]) {
+    assert.throws(call, (e) => !(e instanceof WebAssembly.RuntimeError) && e.code === 'invalid_argument', what);
+  }
+  const proxied = { kind: (p) => (p.endsWith('.toml') ? 'file' : 'other'), list: () => [], read: () => new Proxy(new Uint8Array(1), {}) };
+  assert.throws(() => indexer.buildIndex('m.toml', proxied), (e) => e.code === 'input' && /read\(\) did not return bytes/.test(e.message));
+  assert.equal(indexer.tomlToJson('a = 1'), '{"a":1}');
+});
+
 function describe(v) {
   try {
     if (typeof v === 'string') return v.length > 20 ? `string(${v.length})` : JSON.stringify(v);
