@@ -142,6 +142,10 @@ test('malformed JSON-RPC: Invalid params, a number JSON cannot hold named, lines
     'not json',
     '[1,2]',
     { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'search', arguments: { query: '주권', k: 1 } } },
+    { jsonrpc: '2.0', id: 5, method: 'prompts/get', params: { name: 'rules', arguments: { lang: 5 } } },
+    { jsonrpc: '2.0', id: 6, method: 'tools/list', params: { cursor: 5 } },
+    { jsonrpc: '2.0', id: 7, method: 'prompts/list', params: { cursor: [] } },
+    { jsonrpc: '2.0', id: 8, method: 'tools/list', params: {} },
   ].map((l) => (typeof l === 'string' ? l : JSON.stringify(l)));
   const r = spawnSync(process.execPath, [bin, 'mcp', '--index', fixture], { input: lines.join('\n') + '\n', encoding: 'utf8', timeout: 20_000 });
   assert.equal(r.status, 0, r.stderr);
@@ -153,6 +157,14 @@ test('malformed JSON-RPC: Invalid params, a number JSON cannot hold named, lines
   assert.equal(byId(3).error.code, -32602);
   assert.equal(replies.filter((m) => m.id === null || m.id === undefined).length, 0, 'no reply without an id');
   assert.equal(byId(4).result.structuredContent.results.length, 1);
+  // Params the SDK's schema refuses, on the other methods too: Invalid params naming the field in
+  // one line (they were an Internal error, -32603, with zod's whole report).
+  for (const [id, field] of [[5, 'params.arguments.lang'], [6, 'params.cursor'], [7, 'params.cursor']]) {
+    assert.equal(byId(id).error.code, -32602, JSON.stringify(byId(id)));
+    assert.match(byId(id).error.message, new RegExp(`${field.replace(/\./g, '\\.')}: `), byId(id).error.message);
+    assert.ok(!byId(id).error.message.includes('\n'), byId(id).error.message);
+  }
+  assert.ok(byId(8).result.tools.length > 3);
   assert.match(r.stderr, /groundgate mcp: a line that is not JSON: /);
   assert.match(r.stderr, /groundgate mcp: a JSON line that is not a JSON-RPC 2\.0 message\n/);
 });

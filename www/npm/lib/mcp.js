@@ -58,12 +58,25 @@ function createServer(engine, { name = 'groundgate', version = require('../packa
     { name, version, title: 'groundgate' },
     { capabilities: { tools: {}, prompts: {} }, instructions: instructions(gg, engine) },
   );
-  server.setRequestHandler(types.ListToolsRequestSchema, async () => ({ tools }));
   // Registered with a schema that reads any params: the SDK's Server then checks them against
   // CallToolRequestSchema itself and answers a malformed call (`"arguments": null`, a name that is
   // no string) with JSON-RPC's Invalid params (-32602), not an Internal error (-32603).
   const { z } = require('zod');
   const anyCall = z.object({ method: z.literal('tools/call'), params: z.unknown() });
+  // The other methods alike: the SDK answers params its schema refuses (`"cursor": 5`, a prompt
+  // argument that is no string) as an Internal error with zod's whole report; they are read with
+  // any params and checked here against the SDK's own schema: Invalid params, one line.
+  const loose = (method) => z.object({ method: z.literal(method), params: z.unknown().optional() });
+  const checked = (schema, request) => {
+    const parsed = schema.safeParse(request);
+    if (parsed.success) return parsed.data;
+    const issue = parsed.error.issues[0] || { path: [], message: 'not what the method takes' };
+    throw new types.McpError(types.ErrorCode.InvalidParams, `${issue.path.join('.') || 'params'}: ${issue.message}`);
+  };
+  server.setRequestHandler(loose('tools/list'), async (request) => {
+    checked(types.ListToolsRequestSchema, request);
+    return { tools };
+  });
   server.setRequestHandler(anyCall, async (request) => {
     const { name: tool, arguments: args } = request.params;
     let json;
@@ -93,9 +106,12 @@ function createServer(engine, { name = 'groundgate', version = require('../packa
       ],
     },
   ];
-  server.setRequestHandler(types.ListPromptsRequestSchema, async () => ({ prompts }));
-  server.setRequestHandler(types.GetPromptRequestSchema, async (request) => {
-    const { name, arguments: args = {} } = request.params;
+  server.setRequestHandler(loose('prompts/list'), async (request) => {
+    checked(types.ListPromptsRequestSchema, request);
+    return { prompts };
+  });
+  server.setRequestHandler(loose('prompts/get'), async (request) => {
+    const { name, arguments: args = {} } = checked(types.GetPromptRequestSchema, request).params;
     const prompt = prompts.find((p) => p.name === name);
     if (!prompt) {
       throw new types.McpError(types.ErrorCode.InvalidParams, `unknown prompt ${JSON.stringify(name)}; the prompts are ${prompts.map((p) => `"${p.name}"`).join(', ')}`);
