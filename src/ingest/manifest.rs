@@ -250,12 +250,29 @@ pub fn wildcard(pattern: &str, name: &str) -> bool {
     true
 }
 
+/// Deepest folder [`walk`] enters below an input's `path`.
+const MAX_DEPTH: usize = 32;
+
+/// Every file under `dir`, sorted folder by folder. A link to a folder above (`self -> .`,
+/// `up -> ..`) makes the tree endless (two such links, exponential): past [`MAX_DEPTH`] levels —
+/// which the walk, depth first, reaches before it has listed much — it stops with an error naming
+/// the folder.
 fn walk(fs: &dyn Files, dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
+    walk_from(fs, dir, out, 0)
+}
+
+fn walk_from(fs: &dyn Files, dir: &Path, out: &mut Vec<PathBuf>, depth: usize) -> Result<()> {
+    if depth > MAX_DEPTH {
+        return Err(Error::input(
+            dir.display().to_string(),
+            format!("folders nested more than {MAX_DEPTH} deep: does a link point back to a folder above?"),
+        ));
+    }
     let mut entries = fs.list(dir)?;
     entries.sort();
     for p in entries {
         if fs.kind(&p) == Kind::Dir {
-            walk(fs, &p, out)?;
+            walk_from(fs, &p, out, depth + 1)?;
         } else {
             out.push(p);
         }
@@ -791,6 +808,42 @@ mod tests {
             .build_from(&fs, &base, |_, _| {})
             .unwrap_err();
         assert!(e.to_string().contains("guide/merge.html: weight 25"), "{e}");
+    }
+
+    #[test]
+    fn a_folder_tree_without_end_is_an_error_not_a_hang() {
+        // Every folder holds two folders (two links back up: `self -> .`, `up -> ..`), or one
+        // (a host whose kind() says "dir" of everything): the walk stops with the folder named.
+        struct Endless(usize);
+        impl Files for Endless {
+            fn kind(&self, _: &Path) -> Kind {
+                Kind::Dir
+            }
+            fn list(&self, dir: &Path) -> Result<Vec<PathBuf>> {
+                Ok(["self", "up"].iter().take(self.0).map(|n| dir.join(n)).collect())
+            }
+            fn read(&self, path: &Path) -> Result<Vec<u8>> {
+                Err(Error::input(path.display().to_string(), "a folder"))
+            }
+        }
+        for fs in [Endless(2), Endless(1)] {
+            let e = walk(&fs, Path::new("site"), &mut Vec::new()).unwrap_err();
+            assert_eq!(e.code(), "input");
+            assert!(
+                e.to_string().contains("nested more than 32 deep") && e.to_string().contains("site/self"),
+                "{e}"
+            );
+        }
+        #[cfg(unix)]
+        {
+            let dir = std::env::temp_dir().join(format!("gg-walk-loop-{}", std::process::id()));
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(dir.join("a.md"), "# a").unwrap();
+            let _ = std::os::unix::fs::symlink(".", dir.join("self"));
+            let _ = std::os::unix::fs::symlink("..", dir.join("up"));
+            assert_eq!(walk(&StdFs, &dir, &mut Vec::new()).unwrap_err().code(), "input");
+            std::fs::remove_dir_all(&dir).unwrap();
+        }
     }
 
     /// Files held in memory, keyed by path (what a wasm host hands over), for the tests below.
