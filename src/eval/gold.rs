@@ -141,7 +141,7 @@ pub fn holders(instances: &[(String, Vec<u8>)]) -> Result<std::collections::BTre
     for (name, bytes) in instances {
         let index = crate::Index::open(&bytes[..])?;
         for s in 0..index.source_count() {
-            out.entry(index.source(s)?.id).or_insert_with(|| name.clone());
+            out.entry(index.source_head(s)?.id).or_insert_with(|| name.clone());
         }
     }
     Ok(out)

@@ -535,6 +535,24 @@ impl<D: AsRef<[u8]> + Clone> Index<D> {
 
     /// Source `id`.
     pub fn source(&self, id: u32) -> Result<Source> {
+        self.source_with(id, true)
+    }
+
+    /// [`Index::source`] without its links (`links` empty): what a citation needs. A crafted
+    /// file can give every source one string of millions of links; split for each source a search
+    /// hit or a listing touches, it cost gigabytes.
+    pub fn source_head(&self, id: u32) -> Result<Source> {
+        self.source_with(id, false)
+    }
+
+    /// How many links source `id` has (its links counted, not split into strings).
+    pub fn link_count(&self, id: u32) -> Result<usize> {
+        let [.., links] =
+            records::read_in::<6>(self.version, self.section(SectionId::Sources), id, "sources")?;
+        Ok(self.strings()?.get(links)?.map_or(0, |l| l.split('\n').count()))
+    }
+
+    fn source_with(&self, id: u32, with_links: bool) -> Result<Source> {
         if id >= self.meta.sources {
             return Err(Error::invalid(
                 "source",
@@ -550,7 +568,10 @@ impl<D: AsRef<[u8]> + Clone> Index<D> {
             kind: s.required(kind, "source kind")?.to_string(),
             date: s.get(date)?.map(str::to_string),
             link: s.get(link)?.map(str::to_string),
-            links: s.get(links)?.map_or_else(Vec::new, |l| l.split('\n').map(str::to_string).collect()),
+            links: match s.get(links)? {
+                Some(l) if with_links => l.split('\n').map(str::to_string).collect(),
+                _ => Vec::new(),
+            },
         })
     }
 

@@ -203,7 +203,7 @@ pub fn rerank<D: AsRef<[u8]> + Clone>(
     let mut specificity = Vec::with_capacity(pool.len());
     for (i, s) in pool.iter().enumerate() {
         let chunk = index.chunk(s.chunk)?;
-        let source = index.source(chunk.source)?;
+        let source = index.source_head(chunk.source)?;
         let tokens = analyzer.analyze(&chunk.text);
         let mut matched_idf = 0.0;
         for (t, w) in &idf {

@@ -241,7 +241,7 @@ pub fn apply(engine: &Engine, p: &PromptKey, reply: &str) -> Result<Reranked> {
             .index(&r.instance)
             .map_err(|_| Error::invalid("prompt", format!("{r}: no instance {:?} is loaded", r.instance)))?;
         let chunk = r.verify(index)?;
-        let cite = Citation::new(index.source(chunk.source)?, chunk.location);
+        let cite = Citation::new(index.source_head(chunk.source)?, chunk.location);
         docs.push(Doc {
             id: d.id,
             reference: r.clone(),

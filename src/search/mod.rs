@@ -597,7 +597,7 @@ pub fn hit<D: AsRef<[u8]> + Clone>(index: &Index<D>, rank: u32, s: Scored) -> Re
 
 fn hit_with<D: AsRef<[u8]> + Clone>(index: &Index<D>, rank: u32, s: Scored, text: bool) -> Result<Hit> {
     let chunk = if text { index.chunk(s.chunk)? } else { index.chunk_record(s.chunk)? };
-    let source = index.source(chunk.source)?;
+    let source = index.source_head(chunk.source)?;
     Ok(Hit {
         rank,
         score: round4(s.score),

@@ -228,7 +228,7 @@ pub fn run(engine: &Engine, a: &Args) -> Result<Output> {
             let Some(text) = budget.take(mark(&chunk.text, &found)) else { continue };
             matches.push(Match {
                 instance: name.clone(),
-                cite: Citation::new(index.source(chunk.source)?, chunk.location),
+                cite: Citation::new(index.source_head(chunk.source)?, chunk.location),
                 text,
                 start,
                 end,

@@ -66,7 +66,7 @@ pub fn run(engine: &Engine, a: &Args) -> Result<Output> {
     for name in engine.instance_names() {
         let idx = engine.index(&name)?;
         for n in 0..idx.source_count() {
-            all.push((name.clone(), idx.source(n)?));
+            all.push((name.clone(), idx.source_head(n)?));
         }
     }
     let mut budget = Budget::default();

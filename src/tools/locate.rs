@@ -15,9 +15,9 @@ pub type Idx = Index<Arc<[u8]>>;
 pub fn source_id(index: &Idx, instance: &str, id: &str) -> Result<(u32, Source)> {
     let mut all = Vec::new();
     for n in 0..index.source_count() {
-        let s = index.source(n)?;
+        let s = index.source_head(n)?;
         if s.id == id {
-            return Ok((n, s));
+            return Ok((n, index.source(n)?));
         }
         all.push(s.id);
     }
@@ -50,9 +50,9 @@ pub fn find_source<'e>(engine: &'e Engine, instance: Option<&str>, id: &str) -> 
     for name in engine.instance_names() {
         let index = engine.index(&name)?;
         for n in 0..index.source_count() {
-            let s = index.source(n)?;
+            let s = index.source_head(n)?;
             if s.id == id {
-                found.push(Found { instance: name.clone(), index, sid: n, source: s });
+                found.push(Found { instance: name.clone(), index, sid: n, source: index.source(n)? });
             } else {
                 all.push(s.id);
             }

@@ -268,7 +268,7 @@ pub fn run_with(engine: &Engine, a: &Args, opts: Options) -> Result<Output> {
         }
         let index = engine.index(&names[list])?;
         let chunk = index.chunk(chunk_id)?;
-        let cite = Citation::new(index.source(chunk.source)?, chunk.location.clone());
+        let cite = Citation::new(index.source_head(chunk.source)?, chunk.location.clone());
         let reference = a.detailed.then(|| ChunkRef::of(&names[list], chunk_id, &chunk.text));
         if opts.collapse {
             let loc = (list, cite.source.clone(), cite.page, cite.article.clone(), cite.heading.clone());

@@ -91,7 +91,7 @@ pub fn run(engine: &Engine, a: &Args) -> Result<Output> {
             push_new(&mut s.headings, &chunk.location.heading);
         }
         for (n, mut s) in acc.into_iter().enumerate() {
-            let src = index.source(n as u32)?;
+            let src = index.source_head(n as u32)?;
             let articles_more = s.articles.len().saturating_sub(MAX_LIST);
             let headings_more = s.headings.len().saturating_sub(MAX_LIST);
             s.articles.truncate(MAX_LIST);
@@ -116,7 +116,7 @@ pub fn run(engine: &Engine, a: &Args) -> Result<Output> {
                 kind: src.kind,
                 date: src.date,
                 link: src.link,
-                links: src.links.len(),
+                links: index.link_count(n as u32)?,
                 chunks: s.chunks,
                 pages: s.pages,
                 articles: s.articles,

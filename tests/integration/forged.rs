@@ -387,3 +387,23 @@ fn a_stored_idf_out_of_its_range_is_refused_with_valid_checksums() {
         assert!(e.to_string().contains("term_info"), "{e}");
     }
 }
+
+#[test]
+fn a_citation_reads_its_source_without_splitting_the_links() {
+    // A crafted file can give every source one string of millions of links; split for every
+    // source a search hit or a listing touched, `links` took 12 GB. Citations and listings read
+    // the source's head and count its links.
+    let index = Index::open(excerpt_index()).expect("excerpts");
+    let mut with_links = 0;
+    for n in 0..index.source_count() {
+        let (full, head) = (index.source(n).expect("source"), index.source_head(n).expect("head"));
+        assert!(head.links.is_empty());
+        assert_eq!(index.link_count(n).expect("count"), full.links.len());
+        assert_eq!(
+            (head.id, head.title, head.kind, head.date, head.link),
+            (full.id, full.title, full.kind, full.date, full.link)
+        );
+        with_links += usize::from(!full.links.is_empty());
+    }
+    assert!(with_links > 0, "the excerpts have a source with links");
+}

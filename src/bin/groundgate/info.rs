@@ -57,7 +57,7 @@ pub fn chunks(path: &Path) -> Result<(), Box<dyn std::error::Error>> {
     let mut out = std::io::BufWriter::new(stdout.lock());
     for id in 0..index.chunk_count() {
         let chunk = index.chunk(id)?;
-        let cite = Citation::new(index.source(chunk.source)?, chunk.location);
+        let cite = Citation::new(index.source_head(chunk.source)?, chunk.location);
         let reference = groundgate::rerank::ChunkRef::of(&index.meta().name, id, &chunk.text);
         writeln!(
             out,
