@@ -67,7 +67,7 @@ impl RerankOptions {
         self.pool.unwrap_or(DEFAULT_POOL)
     }
 
-    /// Check the sizes (weights and dates are checked where they are used).
+    /// Check the sizes, the weights and the reference date.
     /// Without the feature `rerank` (left out of the browser build pkg/web) an active option is
     /// refused with `invalid_argument` instead of being ignored.
     pub fn check(&self) -> Result<()> {
@@ -90,6 +90,9 @@ impl RerankOptions {
         }
         if let Some(w) = &self.weights {
             w.check()?;
+        }
+        if let Some(t) = &self.today {
+            super::composite::check_today(t)?;
         }
         if self.mode == Some(Mode::Order) && self.weights.is_some() {
             return Err(Error::invalid(

@@ -147,6 +147,30 @@ pub fn authority_class(kind: &str) -> f32 {
 }
 
 /// A date as (year, month), from `YYYY`, `YYYY-MM`, `YYYY-MM-DD` or `YYYY.MM…`.
+/// A reference date as `today` takes it: `YYYY`, `YYYY-MM` or `YYYY-MM-DD` with a day the month
+/// has (`None` otherwise) — checked whether or not the composite runs, so that a bad date is
+/// refused the same way with or without weights.
+pub fn check_today(today: &str) -> Result<()> {
+    let bad = || Error::invalid("today", format!("{today:?}; write YYYY, YYYY-MM or YYYY-MM-DD"));
+    let (y, m) = year_month(today).ok_or_else(bad)?;
+    let parts: Vec<&str> = today.trim().split(['-', '.', '/']).collect();
+    if parts.len() > 3 {
+        return Err(bad());
+    }
+    if let Some(d) = parts.get(2) {
+        let days = match m {
+            2 if (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 => 29,
+            2 => 28,
+            4 | 6 | 9 | 11 => 30,
+            _ => 31,
+        };
+        if !d.trim().parse::<i32>().is_ok_and(|d| (1..=days).contains(&d)) {
+            return Err(bad());
+        }
+    }
+    Ok(())
+}
+
 fn year_month(date: &str) -> Option<(i32, i32)> {
     let mut parts = date.trim().split(['-', '.', '/']);
     let y: i32 = parts.next()?.trim().parse().ok()?;
@@ -181,13 +205,13 @@ pub fn rerank<D: AsRef<[u8]> + Clone>(
             return Err(Error::invalid("authority", format!("{kind} = {class}; must be 0..=5")));
         }
     }
-    let today =
-        match &opts.today {
-            Some(t) => Some(year_month(t).ok_or_else(|| {
-                Error::invalid("today", format!("{t:?}; write YYYY, YYYY-MM or YYYY-MM-DD"))
-            })?),
-            None => None,
-        };
+    let today = match &opts.today {
+        Some(t) => {
+            check_today(t)?;
+            year_month(t)
+        }
+        None => None,
+    };
     let analyzer = Analyzer::new(index.meta().analyzer);
     let avg = index.meta().avg_len().max(1.0) as f64;
     // IDF of each query term the index knows: the query's total weight.
@@ -306,6 +330,25 @@ fn same_place(a: &Chunk, b: &Chunk) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn today_is_a_date_the_calendar_has() {
+        for ok in ["2026", "2026-02", "2024-02-29", "2026.12.31", " 2026-1-5 "] {
+            assert!(check_today(ok).is_ok(), "{ok}");
+        }
+        for bad in [
+            "garbage",
+            "2024-02-30",
+            "2023-02-29",
+            "2026-04-31",
+            "2026-13",
+            "2026-12-00",
+            "2026-12-01-01",
+            "",
+        ] {
+            assert_eq!(check_today(bad).unwrap_err().code(), "invalid_argument", "{bad}");
+        }
+    }
     use crate::corpus::Location;
     use crate::search::{query_terms, top_k};
     use crate::{AnalyzerSettings, IndexBuilder};
