@@ -71,8 +71,10 @@ impl RerankOptions {
     /// Without the feature `rerank` (left out of the browser build pkg/web) an active option is
     /// refused with `invalid_argument` instead of being ignored.
     pub fn check(&self) -> Result<()> {
+        // A reference date is refused too: it has no use there, and checking it would link the
+        // date parser into the browser build (+0.5 KB gzipped).
         #[cfg(not(feature = "rerank"))]
-        if self.is_active() {
+        if self.is_active() || self.today.is_some() {
             return Err(Error::invalid(
                 "rerank",
                 "reranking is not in this build (the browser build pkg/web leaves it out: use pkg/node, pkg/abi or the CLI)",
@@ -91,6 +93,7 @@ impl RerankOptions {
         if let Some(w) = &self.weights {
             w.check()?;
         }
+        #[cfg(feature = "rerank")]
         if let Some(t) = &self.today {
             super::composite::check_today(t)?;
         }
