@@ -320,6 +320,13 @@ impl Manifest {
         if m.inputs.is_empty() {
             return Err(Error::input(path.display().to_string(), "no [[input]]"));
         }
+        // The reader refuses an index with a non-finite one: refused here, naming the key.
+        if let Some(t) = m.sufficiency.filter(|t| !t.is_finite() || *t < 0.0) {
+            return Err(Error::input(
+                path.display().to_string(),
+                format!("sufficiency = {t}: must be a number ≥ 0"),
+            ));
+        }
         Ok(m)
     }
 
@@ -329,6 +336,13 @@ impl Manifest {
         let mut words = Thesaurus::new();
         for file in &self.thesaurus {
             let at = base.join(file);
+            // As for inputs: a device or pipe (/dev/zero) would be read until memory runs out.
+            if fs.kind(&at) != Kind::File {
+                return Err(Error::input(
+                    at.display().to_string(),
+                    "not a regular file (a thesaurus is a TOML file)",
+                ));
+            }
             let table: Thesaurus = toml::from_str(&fs.read_to_string(&at)?)
                 .map_err(|e| Error::input(at.display().to_string(), e.to_string()))?;
             for (name, more) in table {
@@ -750,6 +764,14 @@ mod tests {
         missing.thesaurus = vec!["th/none.toml".into()];
         let e = build(&missing, &fs).unwrap_err();
         assert!(e.to_string().contains("none.toml"), "{e}");
+        // A device is no thesaurus: refused, not read until memory runs out.
+        #[cfg(unix)]
+        {
+            let mut device = manifest("");
+            device.thesaurus = vec!["/dev/zero".into()];
+            let e = device.thesaurus_from(&StdFs, &base).unwrap_err();
+            assert!(e.to_string().contains("/dev/zero: not a regular file"), "{e}");
+        }
         let mut files = fs.0.clone();
         files.insert(base.join("th/ko.toml"), b"\"x\" = 3\n".to_vec());
         let e = build(&manifest(""), &MemFs(files)).unwrap_err();
@@ -919,6 +941,13 @@ mod tests {
             let e = load(bad).unwrap_err();
             assert_eq!(e.code(), "input", "{bad:?}");
             assert!(!crate::engine::valid_name(bad));
+        }
+        // A legacy sufficiency the reader would refuse is refused here, by its key.
+        for bad in ["nan", "inf", "-1.0"] {
+            let text =
+                format!("name = \"x\"\nsufficiency = {bad}\n[[input]]\nformat = \"html\"\npath = \"d\"\n");
+            let e = Manifest::load_from(&MemFs([(at.clone(), text.into_bytes())].into()), &at).unwrap_err();
+            assert!(e.to_string().contains("sufficiency = "), "{bad}: {e}");
         }
     }
 
