@@ -174,6 +174,13 @@ fn base() -> Vec<u8> {
     groundgate::index::format::write_raw(groundgate::index::format::version(&bytes), &sections)
 }
 
+/// `bytes` is refused at open as corrupt, the error naming `section`; `what` names the forgery.
+fn refused_at_open(bytes: &[u8], section: &str, what: &str) {
+    let Err(e) = Index::open(bytes) else { panic!("{what} opened") };
+    assert_eq!(e.code(), "corrupt", "{what}: {e}");
+    assert!(e.to_string().contains(section), "{what}: {e}");
+}
+
 #[test]
 fn forged_sections_never_panic() {
     let base = base();
@@ -253,9 +260,7 @@ fn a_prompt_language_the_gate_cannot_tell_is_refused_with_valid_checksums() {
     for forged in [&b"en"[..], b"", b"ko\n", b"kor", &[0xFF, 0xFE]] {
         let bytes = mutate_section(&base(), SectionId::PromptLanguage as u32, |d| *d = forged.to_vec())
             .expect("re-framed");
-        let Err(e) = Index::open(bytes.as_slice()) else { panic!("{forged:?} opened") };
-        assert_eq!(e.code(), "corrupt", "{e}");
-        assert!(e.to_string().contains("prompt_language"), "{e}");
+        refused_at_open(&bytes, "prompt_language", &format!("prompt language {forged:?}"));
     }
 }
 
@@ -274,9 +279,7 @@ fn a_names_section_out_of_order_or_not_utf8_is_refused_with_valid_checksums() {
         d.pop();
     }] {
         let bytes = mutate_section(&base, SectionId::Names as u32, forge).expect("re-framed");
-        let Err(e) = Index::open(bytes.as_slice()) else { panic!("a forged names section opened") };
-        assert_eq!(e.code(), "corrupt", "{e}");
-        assert!(e.to_string().contains("names"), "{e}");
+        refused_at_open(&bytes, "names", "a forged names section");
     }
 }
 
@@ -300,9 +303,7 @@ fn a_guarded_names_section_without_its_parts_is_refused_with_valid_checksums() {
     ] {
         let bytes = mutate_section(&base, SectionId::GuardedNames as u32, |d| *d = forged.clone())
             .expect("re-framed");
-        let Err(e) = Index::open(bytes.as_slice()) else { panic!("a forged guarded_names section opened") };
-        assert_eq!(e.code(), "corrupt", "{e}");
-        assert!(e.to_string().contains("guarded_names"), "{e}");
+        refused_at_open(&bytes, "guarded_names", "a forged guarded_names section");
     }
 }
 
@@ -322,9 +323,7 @@ fn a_weights_section_that_does_not_fit_is_refused_with_valid_checksums() {
     let count = |d: &mut Vec<u8>| d[0] = 0;
     for forge in [&nan as &dyn Fn(&mut Vec<u8>), &zero, &code, &short, &count] {
         let bytes = mutate_section(&base, SectionId::Weights as u32, forge).expect("re-framed");
-        let Err(e) = Index::open(bytes.as_slice()) else { panic!("a forged weights section opened") };
-        assert_eq!(e.code(), "corrupt", "{e}");
-        assert!(e.to_string().contains("weights"), "{e}");
+        refused_at_open(&bytes, "weights", "a forged weights section");
     }
 }
 
@@ -339,9 +338,7 @@ fn bm25_parameters_the_writer_never_writes_are_refused_with_valid_checksums() {
             d[at..at + 4].copy_from_slice(&to.to_le_bytes());
         })
         .expect("re-framed");
-        let Err(e) = Index::open(bytes.as_slice()) else { panic!("k1/b {from} → {to} opened") };
-        assert_eq!(e.code(), "corrupt", "{e}");
-        assert!(e.to_string().contains("meta"), "{e}");
+        refused_at_open(&bytes, "meta", &format!("k1/b {from} → {to}"));
     }
 }
 
