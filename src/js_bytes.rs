@@ -67,9 +67,9 @@ pub fn to_vec(v: &JsValue, what: &'static str) -> Result<Vec<u8>, Error> {
     Ok(out)
 }
 
-#[cfg(feature = "indexer")]
 /// The strings of the JS array `v` (other elements left out), or `None` when `v` is not an array
 /// or cannot be read.
+#[cfg(feature = "indexer")]
 pub fn strings(v: &JsValue) -> Option<Vec<String>> {
     let array = strings_of(v).ok()?.dyn_into::<js_sys::Array>().ok()?;
     Some(array.iter().filter_map(|s| s.as_string()).collect())

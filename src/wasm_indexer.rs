@@ -134,13 +134,14 @@ pub fn build_index(
     let manifest = manifest
         .as_string()
         .ok_or_else(|| js_error(Error::invalid("manifest", "must be a path (a string)")))?;
-    let text = match text.is_undefined() || text.is_null() {
-        true => None,
-        false => Some(text.as_string().ok_or_else(|| js_error(Error::invalid("text", "must be a string")))?),
+    let given = |v: &JsValue| !(v.is_undefined() || v.is_null());
+    let text = match given(&text) {
+        false => None,
+        true => Some(text.as_string().ok_or_else(|| js_error(Error::invalid("text", "must be a string")))?),
     };
-    let progress = match progress.is_undefined() || progress.is_null() {
-        true => None,
-        false => Some(
+    let progress = match given(&progress) {
+        false => None,
+        true => Some(
             progress
                 .dyn_into::<js_sys::Function>()
                 .map_err(|_| js_error(Error::invalid("progress", "must be a function (done, total)")))?,

@@ -192,15 +192,15 @@ fn solve<const D: usize>(mut a: [[f64; D]; D], mut b: [f64; D]) -> Option<[f64; 
 /// higher threshold; `1.0` when accepting nothing is best. `scored` holds (p, is positive).
 pub fn best_utility_threshold(scored: &[(f64, bool)], precision: f64) -> f64 {
     let cost = precision.clamp(0.0, 0.999) / (1.0 - precision.clamp(0.0, 0.999));
-    // A probability that is not a number (features of a crafted index) is no threshold: left out,
-    // and ties are found by `total_cmp`, under which every score equals itself.
+    // A probability that is not a number (features of a crafted index) is no threshold, and the
+    // tie loop below would never move past it (NaN ≠ NaN): left out.
     let mut s: Vec<(f64, bool)> = scored.iter().copied().filter(|x| x.0.is_finite()).collect();
     s.sort_by(|a, b| b.0.total_cmp(&a.0));
     let (mut utility, mut best_u, mut best) = (0.0f64, 0.0f64, 1.0);
     let mut i = 0;
     while i < s.len() {
         let p = s[i].0;
-        while i < s.len() && s[i].0.total_cmp(&p).is_eq() {
+        while i < s.len() && s[i].0 == p {
             utility += if s[i].1 { 1.0 } else { -cost };
             i += 1;
         }

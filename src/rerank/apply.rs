@@ -95,7 +95,7 @@ impl RerankOptions {
         }
         #[cfg(feature = "rerank")]
         if let Some(t) = &self.today {
-            super::composite::check_today(t)?;
+            super::composite::reference_month(t)?;
         }
         if self.mode == Some(Mode::Order) && self.weights.is_some() {
             return Err(Error::invalid(

@@ -146,11 +146,10 @@ pub fn authority_class(kind: &str) -> f32 {
     }
 }
 
-/// A date as (year, month), from `YYYY`, `YYYY-MM`, `YYYY-MM-DD` or `YYYY.MM…`.
-/// A reference date as `today` takes it: `YYYY`, `YYYY-MM` or `YYYY-MM-DD` with a day the month
-/// has (`None` otherwise) — checked whether or not the composite runs, so that a bad date is
-/// refused the same way with or without weights.
-pub fn check_today(today: &str) -> Result<()> {
+/// The (year, month) of a reference date as `today` takes it: `YYYY`, `YYYY-MM` or `YYYY-MM-DD`
+/// with a day the month has, else `invalid_argument` — checked whether or not the composite runs,
+/// so that a bad date is refused the same way with or without weights.
+pub fn reference_month(today: &str) -> Result<(i32, i32)> {
     let bad = || Error::invalid("today", format!("{today:?}; write YYYY, YYYY-MM or YYYY-MM-DD"));
     let (y, m) = year_month(today).ok_or_else(bad)?;
     let parts: Vec<&str> = today.trim().split(['-', '.', '/']).collect();
@@ -168,9 +167,10 @@ pub fn check_today(today: &str) -> Result<()> {
             return Err(bad());
         }
     }
-    Ok(())
+    Ok((y, m))
 }
 
+/// A date as (year, month), from `YYYY`, `YYYY-MM`, `YYYY-MM-DD` or `YYYY.MM…`.
 fn year_month(date: &str) -> Option<(i32, i32)> {
     let mut parts = date.trim().split(['-', '.', '/']);
     let y: i32 = parts.next()?.trim().parse().ok()?;
@@ -205,13 +205,7 @@ pub fn rerank<D: AsRef<[u8]> + Clone>(
             return Err(Error::invalid("authority", format!("{kind} = {class}; must be 0..=5")));
         }
     }
-    let today = match &opts.today {
-        Some(t) => {
-            check_today(t)?;
-            year_month(t)
-        }
-        None => None,
-    };
+    let today = opts.today.as_deref().map(reference_month).transpose()?;
     let analyzer = Analyzer::new(index.meta().analyzer);
     let avg = index.meta().avg_len().max(1.0) as f64;
     // IDF of each query term the index knows: the query's total weight.
@@ -334,7 +328,7 @@ mod tests {
     #[test]
     fn today_is_a_date_the_calendar_has() {
         for ok in ["2026", "2026-02", "2024-02-29", "2026.12.31", " 2026-1-5 "] {
-            assert!(check_today(ok).is_ok(), "{ok}");
+            assert!(reference_month(ok).is_ok(), "{ok}");
         }
         for bad in [
             "garbage",
@@ -346,7 +340,7 @@ mod tests {
             "2026-12-01-01",
             "",
         ] {
-            assert_eq!(check_today(bad).unwrap_err().code(), "invalid_argument", "{bad}");
+            assert_eq!(reference_month(bad).unwrap_err().code(), "invalid_argument", "{bad}");
         }
     }
     use crate::corpus::Location;
