@@ -56,6 +56,11 @@ impl Files for StdFs {
     }
 
     fn read(&self, path: &Path) -> Result<Vec<u8>> {
+        // A device or pipe (a manifest's thesaurus = ["/dev/zero"]) would be read until memory
+        // runs out: only regular files are read (links followed); a missing one is the read's error.
+        if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
+            return Err(Error::input(path.display().to_string(), "not a regular file"));
+        }
         std::fs::read(path).map_err(|e| Error::input(path.display().to_string(), e.to_string()))
     }
 }
@@ -82,6 +87,15 @@ mod tests {
         assert_eq!(e.code(), "input");
         assert!(e.to_string().contains("bad.txt"), "{e}");
         assert_eq!(fs.read(&dir.join("missing")).unwrap_err().code(), "input");
+        // A folder or a device is not read (a device could be read for ever).
+        assert!(fs.read(&dir).unwrap_err().to_string().contains("not a regular file"));
+        #[cfg(unix)]
+        assert!(
+            fs.read(Path::new("/dev/zero"))
+                .unwrap_err()
+                .to_string()
+                .contains("/dev/zero: not a regular file")
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -32,6 +32,14 @@ const nodeFiles = {
     }
   },
   read(p) {
+    let stat;
+    try {
+      stat = fs.statSync(p);
+    } catch (e) {
+      throw new Error(systemMessage(e));
+    }
+    // A device or pipe (thesaurus = ["/dev/zero"]) would be read until memory runs out.
+    if (!stat.isFile()) throw new Error('not a regular file');
     try {
       return fs.readFileSync(p);
     } catch (e) {
