@@ -290,6 +290,8 @@ test('bin: bad input is a message and an exit code, never a stack trace', () => 
     [['build', '--manifest', 'th-entry.toml', '--out', 'x.ggi'], 1, /^groundgate: bad input th-bad\.toml: TOML parse error[^]*expected a sequence/],
     [['build', '--manifest', 'weights.toml', '--out', 'x.ggi'], 1, /source_weights:? "guide\/\*" = 0: use a number above 0 and at most 10/],
     [['search', '--index', 'missing.ggi', 'x'], 1, /^groundgate: missing\.ggi: no such file or directory\n$/],
+    // Control characters in a message are shown escaped, as natively (no terminal escape sequences).
+    [['search', '--index', '\u001b[31mx.ggi', 'x'], 1, /^groundgate: \\u\{1b\}\[31mx\.ggi: no such file or directory\n$/],
     [['search', '--index', path.join(root, 'README.md'), 'x'], 1, /not a groundgate index/],
     [['ask', '--index', fixture, '--now', 'soon', 'x'], 2, /--now/],
     [['ask'], 2, /'--index' is required/],

@@ -531,8 +531,34 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(e) => {
-            eprintln!("groundgate: {e}");
+            eprintln!("groundgate: {}", printable(&e.to_string()));
             ExitCode::FAILURE
         }
+    }
+}
+
+/// An error message as the terminal shows it: control characters but line breaks and tabs
+/// escaped (`\u{1b}`), so text from a crafted index (a source id holding ESC sequences, named in
+/// "nearby" hints) cannot drive the terminal.
+fn printable(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_control() && c != '\n' && c != '\t' {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn control_characters_are_shown_escaped() {
+        assert_eq!(
+            super::printable("no source \u{1b}[31mx\u{7f}\0; 한글\tok\n"),
+            "no source \\u{1b}[31mx\\u{7f}\\u{0}; 한글\tok\n"
+        );
     }
 }

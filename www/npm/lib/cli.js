@@ -46,7 +46,10 @@ async function main(argv) {
       process.stderr.write(`groundgate ${name}: ${e.message}\n(groundgate ${name} --help lists the options)\n`);
       return 2;
     }
-    process.stderr.write(`groundgate: ${e && e.message ? e.message : String(e)}\n`);
+    // Control characters but line breaks and tabs escaped, as the native CLI shows them: text
+    // from a crafted index (ESC sequences in a source id) cannot drive the terminal.
+    const text = e && e.message ? e.message : String(e);
+    process.stderr.write(`groundgate: ${text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => `\\u{${c.charCodeAt(0).toString(16)}}`)}\n`);
     return 1;
   }
 }
