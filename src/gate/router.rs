@@ -364,12 +364,16 @@ const CREATE_ENDINGS: &[&str] =
 const CREATE_VERBS_EN: &[&str] = &["write", "translate", "draft", "compose", "proofread", "rewrite"];
 
 /// Does the input ask the assistant to produce something — write, make, translate, draft (써 줘,
-/// 코드 짜줘, 만들어 주세요, "Write a …", "Translate …")? Such a task is rarely answered by
-/// documents; the gate weighs it as one feature (`creation`).
+/// 코드 짜줘, 만들어 주세요, "Write a …", "Translate …", also after a topic label: "Python: write a
+/// function …", "Excel 365: write a LAMBDA …")? Such a task is rarely answered by documents; the
+/// gate weighs it as one feature (`creation`).
 pub fn creation_request(input: &str) -> bool {
     let words: Vec<&str> = input.split_whitespace().map(strip_trailing).collect();
-    let first = words.first().map(|w| w.trim_end_matches(',').to_ascii_lowercase()).unwrap_or_default();
-    if CREATE_VERBS_EN.contains(&first.as_str()) {
+    let opens = |w: Option<&&str>| {
+        let w = w.map(|w| w.trim_end_matches(',').to_ascii_lowercase()).unwrap_or_default();
+        CREATE_VERBS_EN.contains(&w.as_str())
+    };
+    if opens(words.first()) || opens(after_label(input).split_whitespace().next().as_ref()) {
         return true;
     }
     let ends = |w: &str| {
@@ -380,6 +384,21 @@ pub fn creation_request(input: &str) -> bool {
     words.iter().enumerate().any(|(i, w)| {
         ends(w) || (i > 0 && CREATE_ENDINGS.contains(w) && ends(&format!("{}{w}", words[i - 1])))
     })
+}
+
+/// The text after a leading topic label — a few words closed by a colon ("Python:", "Excel 365:",
+/// "Power Pivot in Excel:") — or "" when the input opens with none.
+fn after_label(input: &str) -> &str {
+    match input.split_once([':', '：']) {
+        Some((head, rest))
+            if !head.trim().is_empty()
+                && head.split_whitespace().count() <= 4
+                && head.chars().count() <= 40 =>
+        {
+            rest
+        }
+        _ => "",
+    }
 }
 
 /// Whole words that only carry a Korean question's or request's form (있나요, 돼요, 알려줘), beyond
@@ -806,6 +825,8 @@ mod tests {
             "발표 자료 만들어 주세요",
             "Write a haiku about Mondays",
             "translate this into Korean: 안녕하세요",
+            "Python: write a function that flattens a nested dictionary",
+            "Power Pivot in Excel: write a DAX measure for year-over-year growth",
         ] {
             assert!(creation_request(t), "{t}");
         }
@@ -817,6 +838,8 @@ mod tests {
             "보고서를 써서 내야 하나요",
             "관련 조항만 뽑아줘",
             "Generate random numbers in Python",
+            "Python: how do I write a function with output parameters?",
+            "a very long question about many things before its colon: write it",
             "",
         ] {
             assert!(!creation_request(t), "{t}");
