@@ -369,12 +369,12 @@ const CREATE_VERBS_EN: &[&str] = &["write", "translate", "draft", "compose", "pr
 /// gate weighs it as one feature (`creation`).
 pub fn creation_request(input: &str) -> bool {
     let words: Vec<&str> = input.split_whitespace().map(strip_trailing).collect();
-    let opens = |w: Option<&&str>| {
-        let w = w.map(|w| w.trim_end_matches(',').to_ascii_lowercase()).unwrap_or_default();
-        CREATE_VERBS_EN.contains(&w.as_str())
-    };
-    if opens(words.first()) || opens(after_label(input).split_whitespace().next().as_ref()) {
-        return true;
+    // The first word opens the request, or the first after a label of up to four words.
+    let label = input.split_whitespace().take(4).position(|w| w.ends_with(':')).map_or(0, |p| p + 1);
+    for w in [words.first(), words.get(label)].into_iter().flatten() {
+        if CREATE_VERBS_EN.contains(&w.trim_end_matches(',').to_ascii_lowercase().as_str()) {
+            return true;
+        }
     }
     let ends = |w: &str| {
         CREATE_ENDINGS
@@ -384,21 +384,6 @@ pub fn creation_request(input: &str) -> bool {
     words.iter().enumerate().any(|(i, w)| {
         ends(w) || (i > 0 && CREATE_ENDINGS.contains(w) && ends(&format!("{}{w}", words[i - 1])))
     })
-}
-
-/// The text after a leading topic label — a few words closed by a colon ("Python:", "Excel 365:",
-/// "Power Pivot in Excel:") — or "" when the input opens with none.
-fn after_label(input: &str) -> &str {
-    match input.split_once([':', '：']) {
-        Some((head, rest))
-            if !head.trim().is_empty()
-                && head.split_whitespace().count() <= 4
-                && head.chars().count() <= 40 =>
-        {
-            rest
-        }
-        _ => "",
-    }
 }
 
 /// Whole words that only carry a Korean question's or request's form (있나요, 돼요, 알려줘), beyond
