@@ -50,7 +50,7 @@ const gg = require('../pkg/node/groundgate.js');
         else if (passages.length && passages[passages.length - 1]) passages[passages.length - 1].push(l);
       }
       const texts = passages.filter(p => p && p.join('\n').length > 40).map(p => p.join('\n'));
-      if (again.code === 0 && texts.length > 0 && texts.every(t => !ctx2.includes(t))) notRepeated++;
+      if (again.code === 0 && texts.length > 0 && texts.every(t => !ctx2.includes(t))) notRepeated++; else if (process.env.GG_SHOW) console.error(r.id, r.prompt);
     }
     else if (ctx.includes('<groundgate-evidence>')) bad.push([r.id, 'evidence on ' + a.route]);
     if (r.kind === 'sentence' && ctx.includes('<groundgate-evidence>')) sentEvidence++;

@@ -23,7 +23,7 @@ use serde::{Deserialize, Serialize};
 use crate::corpus::Citation;
 use crate::deliver::context::{self, Format};
 use crate::deliver::log::{DecisionLog, InstanceLog, Outcome};
-use crate::deliver::{SessionState, Sessions, budget};
+use crate::deliver::{SessionState, Sessions, budget, session};
 use crate::error::{Error, Result};
 use crate::gate::features::{HitTerms, Signals, TermFacts};
 use crate::gate::router::{self, Form, FormVerdict};
@@ -784,6 +784,9 @@ impl Engine {
         now: u64,
         log: &mut DecisionLog,
     ) -> (Vec<Evidence>, Vec<String>) {
+        // The long lines of the chunks this session was shown: a hit's own copies of them are
+        // left out of its text (`deliver::session`).
+        let seen = opts.session.as_deref().map_or_else(Vec::new, |sid| self.seen_lines(sid, now));
         let cfg = &self.config;
         // Items and sources are numbered across instances: the demands count the widest number
         // any can get (there are never more sources than items).
@@ -806,7 +809,10 @@ impl Engine {
                             }
                             l
                         });
-                        let text = context::neutralize(&h.text);
+                        let mut text = context::neutralize(&h.text);
+                        if !seen.is_empty() {
+                            text = session::without_seen_lines(&text, &seen);
+                        }
                         let intro = if sources.contains(&h.cite.source.as_str()) {
                             0
                         } else {
@@ -884,9 +890,14 @@ impl Engine {
                     + cite.chars().count()
                     + score_line.as_ref().map_or(0, |l| l.chars().count());
                 let weigh = |segment: &str| passage_weight(segment, why);
+                // A hit whose every line the session was shown has nothing left to show.
+                let shown_whole = text.trim().is_empty();
+                if shown_whole {
+                    j.log.dedup_skipped.push(h.chunk);
+                }
                 let fitted = [share, left]
                     .into_iter()
-                    .filter(|&room| head + 2 <= room)
+                    .filter(|&room| !shown_whole && head + 2 <= room)
                     .find_map(|room| budget::passage(&text, room - head - 1, &weigh));
                 let Some(fitted) = fitted else {
                     // Skipped: the next hit from its source writes the source line, with its room.
@@ -936,6 +947,28 @@ impl Engine {
             self.sessions.record(sid, &shown, now, cfg.dedup_window_ms);
         }
         (evidence, items)
+    }
+
+    /// The long lines ([`session::long_line`]) of every chunk `session` was shown within the
+    /// dedup window, as its instances neutralise them for the context block. A chunk that is no
+    /// longer there (an instance removed, a state from other indexes) adds none.
+    fn seen_lines(&self, session: &str, now: u64) -> Vec<String> {
+        let Ok(state) = self.sessions.export(session, now, self.config.dedup_window_ms) else {
+            return Vec::new();
+        };
+        let mut lines: Vec<String> = Vec::new();
+        for s in &state.shown {
+            let chunk = self
+                .instances
+                .iter()
+                .find(|i| i.name == s.instance)
+                .and_then(|i| i.index.chunk(s.chunk).ok());
+            if let Some(chunk) = chunk {
+                let text = context::neutralize(&chunk.text);
+                lines.extend(text.split('\n').filter_map(session::long_line).map(str::to_string));
+            }
+        }
+        lines
     }
 
     /// Decide and deliver evidence for `prompt` (the steps in the module docs).

@@ -2,7 +2,11 @@
 //!
 //! A sister report found 22.4 % of context re-sent within 30 minutes. The engine records every
 //! injected chunk per session id; a chunk injected less than `window_ms` ago is skipped and its
-//! budget goes to the next-best chunk. Memory is bounded: entries older than the window are
+//! budget goes to the next-best chunk. The documents repeat themselves (a manual quotes the same
+//! decree on two pages; help pages share their "related topics" lines), so another chunk can hold
+//! a line the session has already been shown: a chunk shown counts as seen whole, and its long
+//! lines ([`long_line`]) are left out of a later hit's text ([`without_seen_lines`]); a hit with
+//! nothing left is skipped like a shown chunk. Memory is bounded: entries older than the window are
 //! dropped on every write, and at most [`MAX_SESSIONS`] sessions are kept (the least recently used
 //! goes first).
 //!
@@ -113,6 +117,36 @@ impl SessionState {
         }
         Ok(SessionState { session: session.to_string(), shown })
     }
+}
+
+/// A line this long or longer (in characters, trimmed) is not shown twice in a session; shorter
+/// ones — table cells, list numbers, a heading's words — are the structure of a passage, and stay.
+pub const MIN_LINE_CHARS: usize = 20;
+
+/// `piece` trimmed, when it is a line a session does not show twice: at least [`MIN_LINE_CHARS`]
+/// long.
+pub fn long_line(piece: &str) -> Option<&str> {
+    let line = piece.trim();
+    (line.chars().count() >= MIN_LINE_CHARS).then_some(line)
+}
+
+/// `text` without its long lines ([`long_line`]) that `seen` holds; the text itself, byte for
+/// byte, when none is there. (A linear search: a session holds some thousands of lines at most,
+/// and comparing strings of other lengths costs one comparison; a sorted table's code would cost
+/// the browser wasm more.)
+pub fn without_seen_lines(text: &str, seen: &[String]) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut kept = false;
+    for piece in text.split('\n') {
+        if !long_line(piece).is_some_and(|line| seen.iter().any(|s| s == line)) {
+            if kept {
+                out.push('\n');
+            }
+            out.push_str(piece);
+            kept = true;
+        }
+    }
+    out
 }
 
 /// Check a session id: 1–256 bytes.
@@ -239,6 +273,27 @@ impl Sessions {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn seen_lines_are_left_out_and_the_rest_kept_byte_for_byte() {
+        let text = "제16조(연구개발과제의 평가 등) ① 법 제12조 제2항\n대분류\n  단계평가 이후의 연구개발과제 수행계획  \r\n끝";
+        let long: Vec<&str> = text.split('\n').filter_map(long_line).collect();
+        assert_eq!(
+            long,
+            ["제16조(연구개발과제의 평가 등) ① 법 제12조 제2항", "단계평가 이후의 연구개발과제 수행계획"]
+        );
+        assert_eq!(without_seen_lines(text, &[]), text);
+        let seen: Vec<String> = vec!["대분류".into(), "단계평가 이후의 연구개발과제 수행계획".into()];
+        // A short line stays even when seen; the long one goes with its line break.
+        assert_eq!(
+            without_seen_lines(text, &seen),
+            "제16조(연구개발과제의 평가 등) ① 법 제12조 제2항\n대분류\n끝"
+        );
+        let all: Vec<String> = long.iter().map(|l| l.to_string()).collect();
+        assert_eq!(without_seen_lines("  단계평가 이후의 연구개발과제 수행계획", &all), "");
+        assert_eq!(without_seen_lines("단계평가 이후의 연구개발과제 수행계획\n\n끝", &all), "\n끝");
+        assert_eq!(without_seen_lines("\n끝\n", &all), "\n끝\n");
+    }
 
     #[test]
     fn window_and_isolation() {

@@ -1,9 +1,10 @@
 //! Session state across processes: what one engine showed a session, exported and imported into a
 //! fresh engine (as a Claude Code hook does between prompts), is not shown again.
 
+use groundgate::corpus::{Chunk, Location, Source};
 use groundgate::deliver::SessionState;
 use groundgate::engine::FixedClock;
-use groundgate::{AskOptions, Config, Route};
+use groundgate::{AnalyzerSettings, AskOptions, Config, IndexBuilder, Route};
 
 use crate::ask::{Q, engine_with, instance};
 
@@ -47,4 +48,68 @@ fn bad_session_state_is_a_typed_error() {
     assert_eq!(e.export_session("").unwrap_err().code(), "invalid_argument");
     let bad = SessionState { session: "x".repeat(300), shown: vec![] };
     assert_eq!(e.import_session(&bad).unwrap_err().code(), "invalid_argument");
+}
+
+/// A manual that quotes one decree line on several pages (as the R&D manuals do), then pages of
+/// other matters.
+fn repeating_manual() -> Vec<u8> {
+    const DECREE: &str = "감리원은 매년 16시간 이상의 보수교육을 이수하여야 한다.";
+    let mut b = IndexBuilder::new("m", AnalyzerSettings::default());
+    let s = b
+        .add_source(Source {
+            id: "manual".into(),
+            title: "감리 매뉴얼".into(),
+            kind: "manual".into(),
+            date: None,
+            link: None,
+            links: vec![],
+        })
+        .expect("source");
+    let pages = [
+        format!("제3장 감리원 교육\n{DECREE}\n교육 과정은 협회가 정한다."),
+        format!("부록 관련 법령\n{DECREE}\n감리원 교육 이수 확인서는 협회가 발급한다."),
+        format!("{DECREE}\n보수교육을 이수하지 아니한 감리원은 업무를 할 수 없다."),
+        "감리원 교육 이수 여부는 발주청이 확인한다.".to_string(),
+    ];
+    for (i, text) in pages.into_iter().enumerate() {
+        let location = Location { page: Some(i as u32 + 1), ..Default::default() };
+        b.add_chunk(Chunk { source: s, text, location, start: 0, end: 0 }).expect("chunk");
+    }
+    for k in 0..20 {
+        let text = format!("예산 집행 회계 보고서 작성 절차 {k}번 항목을 확인한다.");
+        b.add_chunk(Chunk { source: s, text, ..Default::default() }).expect("filler");
+    }
+    b.build().expect("build")
+}
+
+#[test]
+fn a_line_the_session_was_shown_is_not_shown_again_from_another_chunk() {
+    let config = Config { evidence_k: 2, top_k: 2, ..Config::default() };
+    let mut e = engine_with(&[("m", repeating_manual())], config.clone());
+    let q = "감리원 보수교육 이수 시간";
+    let first = e.ask(q, &in_session("s")).expect("ask");
+    assert_eq!(first.route, Route::Push);
+    let shown: Vec<&str> = first.evidence.iter().flat_map(|e| e.text.lines()).map(str::trim).collect();
+    assert!(shown.contains(&"감리원은 매년 16시간 이상의 보수교육을 이수하여야 한다."), "{shown:?}");
+    let lines = |a: &groundgate::Answer| -> Vec<String> {
+        a.evidence.iter().flat_map(|e| e.text.lines().map(|l| l.trim().to_string())).collect()
+    };
+    // Without a session, the next chunks repeat the decree; in the session, only their own lines.
+    let fresh = e.ask(q, &AskOptions::default()).expect("ask");
+    assert_eq!(lines(&fresh), lines(&first), "no session: the same answer");
+    let again = e.ask(q, &in_session("s")).expect("ask");
+    assert!(!again.evidence.is_empty(), "{again:?}");
+    for line in lines(&again) {
+        assert!(line.chars().count() < 20 || !shown.contains(&line.as_str()), "shown again: {line}");
+    }
+    // The same across processes: the stored state brings the chunks, and with them their lines.
+    let state = SessionState::parse("s", &{
+        let mut one = engine_with(&[("m", repeating_manual())], config.clone());
+        one.ask(q, &in_session("s")).expect("ask");
+        one.export_session("s").expect("export").to_text()
+    })
+    .expect("parse");
+    let mut other = engine_with(&[("m", repeating_manual())], config);
+    other.import_session(&state).expect("import");
+    assert_eq!(lines(&other.ask(q, &in_session("s")).expect("ask")), lines(&again));
 }
