@@ -6,6 +6,7 @@
 // evidence"): no chunk may be shown again (the session's state file then lists every chunk of both
 // answers once), and, stricter, no passage of the first answer may come back whole inside the
 // second (another chunk may hold the same sentences: the manuals repeat text on other pages).
+// GG_SHOW=1 lists on stderr the prompts whose second answer repeats a passage.
 const fs = require('fs'), path = require('path');
 const u = require('../tests/hosts/util');
 const gg = require('../pkg/node/groundgate.js');
