@@ -865,6 +865,7 @@ impl Engine {
                 .collect();
             let mut used = 0;
             let mut n_items = 0;
+            let mut whole = 0;
             for (k, ((h, why, rerank), Prepared { score_line, text, .. })) in
                 j.hits.iter().zip(prepared).enumerate()
             {
@@ -894,6 +895,7 @@ impl Engine {
                 let shown_whole = text.trim().is_empty();
                 if shown_whole {
                     j.log.dedup_skipped.push(h.chunk);
+                    whole += 1;
                 }
                 let fitted = [share, left]
                     .into_iter()
@@ -935,7 +937,9 @@ impl Engine {
             j.log.chars = used;
             j.log.budget = allowed;
             if n_items == 0 {
-                j.log.outcome = Outcome::NoBudget;
+                // Every hit shown whole before is what dedup leaves, not what the budget cut.
+                j.log.outcome =
+                    if whole == j.hits.len() { Outcome::AllDeduplicated } else { Outcome::NoBudget };
             } else {
                 log.answered += 1;
                 log.injected_chars += used;

@@ -113,3 +113,39 @@ fn a_line_the_session_was_shown_is_not_shown_again_from_another_chunk() {
     other.import_session(&state).expect("import");
     assert_eq!(lines(&other.ask(q, &in_session("s")).expect("ask")), lines(&again));
 }
+
+#[test]
+fn a_hit_whose_every_line_was_shown_is_skipped_as_deduplicated() {
+    const DECREE: &str = "감리원은 매년 16시간 이상의 보수교육을 이수하여야 한다.";
+    const SECOND: &str = "보수교육을 이수하지 아니한 감리원은 업무를 할 수 없다.";
+    let mut b = IndexBuilder::new("m", AnalyzerSettings::default());
+    let source = Source {
+        id: "manual".into(),
+        title: "감리 매뉴얼".into(),
+        kind: "manual".into(),
+        date: None,
+        link: None,
+        links: vec![],
+    };
+    let s = b.add_source(source).expect("source");
+    // The same two lines, in two orders, on two pages.
+    for (i, text) in [format!("{DECREE}\n{SECOND}"), format!("{SECOND}\n{DECREE}")].into_iter().enumerate() {
+        let location = Location { page: Some(i as u32 + 1), ..Default::default() };
+        b.add_chunk(Chunk { source: s, text, location, start: 0, end: 0 }).expect("chunk");
+    }
+    for k in 0..20 {
+        let text = format!("예산 집행 회계 보고서 작성 절차 {k}번 항목을 확인한다.");
+        b.add_chunk(Chunk { source: s, text, ..Default::default() }).expect("filler");
+    }
+    let config = Config { evidence_k: 1, ..Config::default() };
+    let mut e = engine_with(&[("m", b.build().expect("build"))], config);
+    let q = "감리원 보수교육 이수 시간";
+    let first = e.ask(q, &in_session("s")).expect("ask");
+    assert_eq!((first.route, first.evidence.len()), (Route::Push, 1));
+    let again = e.ask(q, &in_session("s")).expect("ask");
+    let log = &again.log.instances[0];
+    assert_eq!(log.outcome, groundgate::deliver::Outcome::AllDeduplicated, "{again:?}");
+    assert_eq!(log.dedup_skipped.len(), 2, "one chunk shown, one whose lines were: {log:?}");
+    assert_eq!(again.route, Route::Pull);
+    assert!(again.evidence.is_empty() && again.context.is_empty(), "{again:?}");
+}
