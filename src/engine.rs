@@ -595,9 +595,26 @@ impl Engine {
         self.sessions.export(session, self.clock.now_ms(), self.config.dedup_window_ms)
     }
 
-    /// Merge a stored session state back (expired entries dropped); returns the entries kept.
+    /// Merge a stored session state back (expired entries dropped); returns the entries kept. The
+    /// long lines of its chunks count as shown with them (`deliver::session`); a chunk that is not
+    /// in the loaded instances adds none.
     pub fn import_session(&mut self, state: &SessionState) -> Result<usize> {
-        self.sessions.import(state, self.clock.now_ms(), self.config.dedup_window_ms)
+        let (now, window) = (self.clock.now_ms(), self.config.dedup_window_ms);
+        let kept = self.sessions.import(state, now, window)?;
+        let mut lines: Vec<(u64, u64)> = Vec::new();
+        for s in state.shown.iter().filter(|s| now.saturating_sub(s.at_ms) < window) {
+            let chunk = self
+                .instances
+                .iter()
+                .find(|i| i.name == s.instance)
+                .and_then(|i| i.index.chunk(s.chunk).ok());
+            if let Some(chunk) = chunk {
+                let at = s.at_ms.min(now);
+                lines.extend(session::line_hashes(&context::neutralize(&chunk.text)).map(|h| (h, at)));
+            }
+        }
+        self.sessions.add_lines(&state.session, &lines, now, window);
+        Ok(kept)
     }
 
     /// Split forcing tags (`#rnd`) off the prompt: (query text, forced instance indexes).
@@ -786,8 +803,11 @@ impl Engine {
     ) -> (Vec<Evidence>, Vec<String>) {
         // The long lines of the chunks this session was shown: a hit's own copies of them are
         // left out of its text (`deliver::session`).
-        let seen = opts.session.as_deref().map_or_else(Vec::new, |sid| self.seen_lines(sid, now));
         let cfg = &self.config;
+        let seen = opts
+            .session
+            .as_deref()
+            .map_or_else(Vec::new, |sid| self.sessions.lines(sid, now, cfg.dedup_window_ms));
         // Items and sources are numbered across instances: the demands count the widest number
         // any can get (there are never more sources than items).
         let widest = judged.iter().map(|j| j.hits.len()).sum::<usize>().max(1);
@@ -842,6 +862,7 @@ impl Engine {
         let mut evidence = Vec::new();
         let mut items: Vec<String> = Vec::new();
         let mut shown: Vec<(String, u32)> = Vec::new();
+        let mut shown_lines: Vec<u64> = Vec::new();
         let mut sources = context::Sources::default();
         // The most relevant instance's evidence comes first (ties: the order they were loaded).
         let mut order: Vec<usize> = (0..judged.len()).collect();
@@ -923,6 +944,10 @@ impl Engine {
                 used += chars;
                 n_items += 1;
                 shown.push((name.clone(), h.chunk));
+                // Shown: the chunk counts as seen whole, every long line of it.
+                if opts.session.is_some() {
+                    shown_lines.extend(session::line_hashes(&context::neutralize(&h.text)));
+                }
                 evidence.push(Evidence {
                     instance: name.clone(),
                     cite: h.cite.clone(),
@@ -948,31 +973,9 @@ impl Engine {
         if let Some(sid) = &opts.session
             && !shown.is_empty()
         {
-            self.sessions.record(sid, &shown, now, cfg.dedup_window_ms);
+            self.sessions.record(sid, &shown, &shown_lines, now, cfg.dedup_window_ms);
         }
         (evidence, items)
-    }
-
-    /// The long lines ([`session::long_line`]) of every chunk `session` was shown within the
-    /// dedup window, as its instances neutralise them for the context block. A chunk that is no
-    /// longer there (an instance removed, a state from other indexes) adds none.
-    fn seen_lines(&self, session: &str, now: u64) -> Vec<String> {
-        let Ok(state) = self.sessions.export(session, now, self.config.dedup_window_ms) else {
-            return Vec::new();
-        };
-        let mut lines: Vec<String> = Vec::new();
-        for s in &state.shown {
-            let chunk = self
-                .instances
-                .iter()
-                .find(|i| i.name == s.instance)
-                .and_then(|i| i.index.chunk(s.chunk).ok());
-            if let Some(chunk) = chunk {
-                let text = context::neutralize(&chunk.text);
-                lines.extend(text.split('\n').filter_map(session::long_line).map(str::to_string));
-            }
-        }
-        lines
     }
 
     /// Decide and deliver evidence for `prompt` (the steps in the module docs).

@@ -6,7 +6,9 @@
 //! decree on two pages; help pages share their "related topics" lines), so another chunk can hold
 //! a line the session has already been shown: a chunk shown counts as seen whole, and its long
 //! lines ([`long_line`]) are left out of a later hit's text ([`without_seen_lines`]); a hit with
-//! nothing left is skipped like a shown chunk. Memory is bounded: entries older than the window are
+//! nothing left is skipped like a shown chunk. A session keeps those lines as hashes
+//! ([`line_hash`]), recorded with their chunks; a stored state holds only the chunks, and the
+//! engine hashes their lines again when it reads one back. Memory is bounded: entries older than the window are
 //! dropped on every write, and at most [`MAX_SESSIONS`] sessions are kept (the least recently used
 //! goes first).
 //!
@@ -30,12 +32,25 @@ struct Session {
     /// search in sorted vectors instead of `BTreeMap`s keeps the B-tree code out of the browser
     /// wasm (7.7 KB gzipped; docs/peer-bench.md, web size).
     injected: Vec<(String, u32, u64)>,
+    /// (hash of a long line of a shown chunk, time shown), sorted by hash, each hash once.
+    lines: Vec<(u64, u64)>,
 }
 
 impl Session {
     /// Where (instance, chunk) is, or would go.
     fn find(&self, instance: &str, chunk: u32) -> std::result::Result<usize, usize> {
         self.injected.binary_search_by(|(i, c, _)| (i.as_str(), *c).cmp(&(instance, chunk)))
+    }
+
+    /// Merge `(hash, time)` pairs: each hash once, with its latest time; expired ones dropped.
+    fn add_lines(&mut self, lines: impl Iterator<Item = (u64, u64)>, now_ms: u64, window_ms: u64) {
+        self.lines.retain(|&(_, t)| now_ms.saturating_sub(t) < window_ms);
+        for (h, t) in lines.filter(|&(_, t)| now_ms.saturating_sub(t) < window_ms) {
+            match self.lines.binary_search_by(|&(x, _)| x.cmp(&h)) {
+                Ok(at) => self.lines[at].1 = self.lines[at].1.max(t),
+                Err(at) => self.lines.insert(at, (h, t)),
+            }
+        }
     }
 
     /// The time stored for (instance, chunk), inserted as `at_ms` when it has none.
@@ -130,15 +145,24 @@ pub fn long_line(piece: &str) -> Option<&str> {
     (line.chars().count() >= MIN_LINE_CHARS).then_some(line)
 }
 
-/// `text` without its long lines ([`long_line`]) that `seen` holds; the text itself, byte for
-/// byte, when none is there. (A linear search: a session holds some thousands of lines at most,
-/// and comparing strings of other lengths costs one comparison; a sorted table's code would cost
-/// the browser wasm more.)
-pub fn without_seen_lines(text: &str, seen: &[String]) -> String {
+/// A line's 64-bit FNV-1a hash: what a session keeps of the lines it was shown (the same on
+/// every platform).
+pub fn line_hash(line: &str) -> u64 {
+    line.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+}
+
+/// The hashes ([`line_hash`]) of `text`'s long lines ([`long_line`]).
+pub fn line_hashes(text: &str) -> impl Iterator<Item = u64> + '_ {
+    text.split('\n').filter_map(long_line).map(line_hash)
+}
+
+/// `text` without its long lines whose hash `seen` (sorted) holds; the text itself, byte for byte,
+/// when none is there.
+pub fn without_seen_lines(text: &str, seen: &[u64]) -> String {
     let mut out = String::with_capacity(text.len());
     let mut kept = false;
     for piece in text.split('\n') {
-        if !long_line(piece).is_some_and(|line| seen.iter().any(|s| s == line)) {
+        if long_line(piece).is_none_or(|line| seen.binary_search(&line_hash(line)).is_err()) {
             if kept {
                 out.push('\n');
             }
@@ -172,14 +196,39 @@ impl Sessions {
             .is_some_and(|t| now_ms.saturating_sub(t) < window_ms)
     }
 
-    /// Record that these chunks were injected in `session` at `now_ms`.
-    pub fn record(&mut self, session: &str, items: &[(String, u32)], now_ms: u64, window_ms: u64) {
+    /// Record that these chunks, whose long lines hash to `lines`, were injected in `session` at
+    /// `now_ms`.
+    pub fn record(
+        &mut self,
+        session: &str,
+        items: &[(String, u32)],
+        lines: &[u64],
+        now_ms: u64,
+        window_ms: u64,
+    ) {
         let s = self.entry(session);
         s.last_ms = now_ms;
         s.injected.retain(|&(_, _, t)| now_ms.saturating_sub(t) < window_ms);
         for (instance, chunk) in items {
             *s.time(instance, *chunk, now_ms) = now_ms;
         }
+        s.add_lines(lines.iter().map(|&h| (h, now_ms)), now_ms, window_ms);
+    }
+
+    /// Add the hashes of lines `session` was shown, each with its time (a state read back: the
+    /// lines of its chunks); later times win, expired ones are dropped.
+    pub fn add_lines(&mut self, session: &str, lines: &[(u64, u64)], now_ms: u64, window_ms: u64) {
+        if let Ok(at) = self.find(session) {
+            self.sessions[at].1.add_lines(lines.iter().copied(), now_ms, window_ms);
+        }
+    }
+
+    /// The hashes of the long lines `session` was shown less than `window_ms` before `now_ms`,
+    /// sorted (empty for an unknown session).
+    pub fn lines(&self, session: &str, now_ms: u64, window_ms: u64) -> Vec<u64> {
+        self.get(session).map_or_else(Vec::new, |s| {
+            s.lines.iter().filter(|&&(_, t)| now_ms.saturating_sub(t) < window_ms).map(|&(h, _)| h).collect()
+        })
     }
 
     /// One session's chunks shown less than `window_ms` before `now_ms` (empty for an unknown session).
@@ -283,23 +332,44 @@ mod tests {
             ["제16조(연구개발과제의 평가 등) ① 법 제12조 제2항", "단계평가 이후의 연구개발과제 수행계획"]
         );
         assert_eq!(without_seen_lines(text, &[]), text);
-        let seen: Vec<String> = vec!["대분류".into(), "단계평가 이후의 연구개발과제 수행계획".into()];
+        let mut seen: Vec<u64> = ["대분류", "단계평가 이후의 연구개발과제 수행계획"].map(line_hash).to_vec();
+        seen.sort();
         // A short line stays even when seen; the long one goes with its line break.
         assert_eq!(
             without_seen_lines(text, &seen),
             "제16조(연구개발과제의 평가 등) ① 법 제12조 제2항\n대분류\n끝"
         );
-        let all: Vec<String> = long.iter().map(|l| l.to_string()).collect();
+        let mut all: Vec<u64> = line_hashes(text).collect();
+        all.sort();
+        assert_eq!(all.len(), 2);
+        assert_eq!(line_hash(""), 0xcbf2_9ce4_8422_2325);
+        assert_eq!(line_hash("a"), 0xaf63_dc4c_8601_ec8c);
         assert_eq!(without_seen_lines("  단계평가 이후의 연구개발과제 수행계획", &all), "");
         assert_eq!(without_seen_lines("단계평가 이후의 연구개발과제 수행계획\n\n끝", &all), "\n끝");
         assert_eq!(without_seen_lines("\n끝\n", &all), "\n끝\n");
     }
 
     #[test]
+    fn shown_lines_are_kept_sorted_with_their_chunks_window() {
+        let mut s = Sessions::default();
+        let w = 1_000;
+        s.record("a", &[("rnd".into(), 1)], &[9, 3, 9], 100, w);
+        s.record("a", &[("rnd".into(), 2)], &[5, 3], 600, w);
+        assert_eq!(s.lines("a", 700, w), [3, 5, 9]);
+        // Line 9 was shown at 100 only, 3 again at 600.
+        assert_eq!(s.lines("a", 1_100, w), [3, 5]);
+        assert!(s.lines("b", 700, w).is_empty());
+        s.add_lines("b", &[(1, 700)], 700, w);
+        assert!(s.lines("b", 700, w).is_empty(), "an unknown session gets no lines");
+        s.add_lines("a", &[(7, 650), (5, 50)], 700, w);
+        assert_eq!(s.lines("a", 700, w), [3, 5, 7, 9]);
+    }
+
+    #[test]
     fn window_and_isolation() {
         let mut s = Sessions::default();
         let w = 30 * 60 * 1000;
-        s.record("a", &[("rnd".into(), 5)], 1_000, w);
+        s.record("a", &[("rnd".into(), 5)], &[], 1_000, w);
         assert!(s.seen("a", "rnd", 5, 1_000 + w - 1, w));
         assert!(!s.seen("a", "rnd", 5, 1_000 + w, w));
         assert!(!s.seen("b", "rnd", 5, 2_000, w));
@@ -312,9 +382,9 @@ mod tests {
     fn export_import_round_trip() {
         let w = 1_000;
         let mut a = Sessions::default();
-        a.record("s", &[("rnd".into(), 5), ("pyfaq".into(), 2)], 100, w);
-        a.record("s", &[("rnd".into(), 7)], 600, w);
-        a.record("other", &[("rnd".into(), 1)], 600, w);
+        a.record("s", &[("rnd".into(), 5), ("pyfaq".into(), 2)], &[], 100, w);
+        a.record("s", &[("rnd".into(), 7)], &[], 600, w);
+        a.record("other", &[("rnd".into(), 1)], &[], 600, w);
         let state = a.export("s", 700, w).unwrap();
         assert_eq!(state.session, "s");
         let keys: Vec<(&str, u32, u64)> =
@@ -339,7 +409,7 @@ mod tests {
     fn import_merges_drops_expired_and_clamps_the_future() {
         let w = 1_000;
         let mut s = Sessions::default();
-        s.record("s", &[("rnd".into(), 5)], 900, w);
+        s.record("s", &[("rnd".into(), 5)], &[], 900, w);
         let state = SessionState {
             session: "s".into(),
             shown: vec![
@@ -399,13 +469,13 @@ mod tests {
     fn bounded() {
         let mut s = Sessions::default();
         for i in 0..(MAX_SESSIONS + 5) {
-            s.record(&format!("s{i}"), &[("x".into(), 1)], i as u64, 10);
+            s.record(&format!("s{i}"), &[("x".into(), 1)], &[], i as u64, 10);
         }
         assert_eq!(s.sessions.len(), MAX_SESSIONS);
         assert!(s.get("s0").is_none() && s.get("s5").is_some());
         // The least recently used goes, not the first or last by id.
-        s.record("s7", &[("x".into(), 2)], 1_000_000, 10);
-        s.record("new", &[("x".into(), 1)], 1_000_001, 10);
+        s.record("s7", &[("x".into(), 2)], &[], 1_000_000, 10);
+        s.record("new", &[("x".into(), 1)], &[], 1_000_001, 10);
         assert!(s.get("s7").is_some() && s.get("s5").is_none() && s.get("s6").is_some());
         assert!(s.sessions.windows(2).all(|w| w[0].0 < w[1].0));
     }
@@ -442,7 +512,7 @@ mod tests {
                     let items: Vec<(String, u32)> = (0..next(4))
                         .map(|_| (["a", "b", "c"][next(3) as usize].to_string(), next(20) as u32))
                         .collect();
-                    s.record(&id, &items, now, w);
+                    s.record(&id, &items, &[], now, w);
                     let e = m.entry(id.clone()).or_default();
                     e.0 = now;
                     e.1.retain(|_, t| now.saturating_sub(*t) < w);
