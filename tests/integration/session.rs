@@ -50,27 +50,20 @@ fn bad_session_state_is_a_typed_error() {
     assert_eq!(e.import_session(&bad).unwrap_err().code(), "invalid_argument");
 }
 
-/// A manual that quotes one decree line on several pages (as the R&D manuals do), then pages of
-/// other matters.
-fn repeating_manual() -> Vec<u8> {
-    const DECREE: &str = "감리원은 매년 16시간 이상의 보수교육을 이수하여야 한다.";
+const DECREE: &str = "감리원은 매년 16시간 이상의 보수교육을 이수하여야 한다.";
+
+/// A manual of these pages (pages 1, 2, …), then pages of other matters.
+fn manual(pages: Vec<String>) -> Vec<u8> {
     let mut b = IndexBuilder::new("m", AnalyzerSettings::default());
-    let s = b
-        .add_source(Source {
-            id: "manual".into(),
-            title: "감리 매뉴얼".into(),
-            kind: "manual".into(),
-            date: None,
-            link: None,
-            links: vec![],
-        })
-        .expect("source");
-    let pages = [
-        format!("제3장 감리원 교육\n{DECREE}\n교육 과정은 협회가 정한다."),
-        format!("부록 관련 법령\n{DECREE}\n감리원 교육 이수 확인서는 협회가 발급한다."),
-        format!("{DECREE}\n보수교육을 이수하지 아니한 감리원은 업무를 할 수 없다."),
-        "감리원 교육 이수 여부는 발주청이 확인한다.".to_string(),
-    ];
+    let source = Source {
+        id: "manual".into(),
+        title: "감리 매뉴얼".into(),
+        kind: "manual".into(),
+        date: None,
+        link: None,
+        links: vec![],
+    };
+    let s = b.add_source(source).expect("source");
     for (i, text) in pages.into_iter().enumerate() {
         let location = Location { page: Some(i as u32 + 1), ..Default::default() };
         b.add_chunk(Chunk { source: s, text, location, start: 0, end: 0 }).expect("chunk");
@@ -82,6 +75,16 @@ fn repeating_manual() -> Vec<u8> {
     b.build().expect("build")
 }
 
+/// A manual that quotes one decree line on several pages (as the R&D manuals do).
+fn repeating_manual() -> Vec<u8> {
+    manual(vec![
+        format!("제3장 감리원 교육\n{DECREE}\n교육 과정은 협회가 정한다."),
+        format!("부록 관련 법령\n{DECREE}\n감리원 교육 이수 확인서는 협회가 발급한다."),
+        format!("{DECREE}\n보수교육을 이수하지 아니한 감리원은 업무를 할 수 없다."),
+        "감리원 교육 이수 여부는 발주청이 확인한다.".to_string(),
+    ])
+}
+
 #[test]
 fn a_line_the_session_was_shown_is_not_shown_again_from_another_chunk() {
     let config = Config { evidence_k: 2, top_k: 2, ..Config::default() };
@@ -90,7 +93,7 @@ fn a_line_the_session_was_shown_is_not_shown_again_from_another_chunk() {
     let first = e.ask(q, &in_session("s")).expect("ask");
     assert_eq!(first.route, Route::Push);
     let shown: Vec<&str> = first.evidence.iter().flat_map(|e| e.text.lines()).map(str::trim).collect();
-    assert!(shown.contains(&"감리원은 매년 16시간 이상의 보수교육을 이수하여야 한다."), "{shown:?}");
+    assert!(shown.contains(&DECREE), "{shown:?}");
     let lines = |a: &groundgate::Answer| -> Vec<String> {
         a.evidence.iter().flat_map(|e| e.text.lines().map(|l| l.trim().to_string())).collect()
     };
@@ -116,29 +119,11 @@ fn a_line_the_session_was_shown_is_not_shown_again_from_another_chunk() {
 
 #[test]
 fn a_hit_whose_every_line_was_shown_is_skipped_as_deduplicated() {
-    const DECREE: &str = "감리원은 매년 16시간 이상의 보수교육을 이수하여야 한다.";
     const SECOND: &str = "보수교육을 이수하지 아니한 감리원은 업무를 할 수 없다.";
-    let mut b = IndexBuilder::new("m", AnalyzerSettings::default());
-    let source = Source {
-        id: "manual".into(),
-        title: "감리 매뉴얼".into(),
-        kind: "manual".into(),
-        date: None,
-        link: None,
-        links: vec![],
-    };
-    let s = b.add_source(source).expect("source");
     // The same two lines, in two orders, on two pages.
-    for (i, text) in [format!("{DECREE}\n{SECOND}"), format!("{SECOND}\n{DECREE}")].into_iter().enumerate() {
-        let location = Location { page: Some(i as u32 + 1), ..Default::default() };
-        b.add_chunk(Chunk { source: s, text, location, start: 0, end: 0 }).expect("chunk");
-    }
-    for k in 0..20 {
-        let text = format!("예산 집행 회계 보고서 작성 절차 {k}번 항목을 확인한다.");
-        b.add_chunk(Chunk { source: s, text, ..Default::default() }).expect("filler");
-    }
+    let bytes = manual(vec![format!("{DECREE}\n{SECOND}"), format!("{SECOND}\n{DECREE}")]);
     let config = Config { evidence_k: 1, ..Config::default() };
-    let mut e = engine_with(&[("m", b.build().expect("build"))], config);
+    let mut e = engine_with(&[("m", bytes)], config);
     let q = "감리원 보수교육 이수 시간";
     let first = e.ask(q, &in_session("s")).expect("ask");
     assert_eq!((first.route, first.evidence.len()), (Route::Push, 1));
