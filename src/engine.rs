@@ -801,9 +801,9 @@ impl Engine {
         now: u64,
         log: &mut DecisionLog,
     ) -> (Vec<Evidence>, Vec<String>) {
+        let cfg = &self.config;
         // The long lines of the chunks this session was shown: a hit's own copies of them are
         // left out of its text (`deliver::session`).
-        let cfg = &self.config;
         let seen = opts
             .session
             .as_deref()
@@ -944,9 +944,10 @@ impl Engine {
                 used += chars;
                 n_items += 1;
                 shown.push((name.clone(), h.chunk));
-                // Shown: the chunk counts as seen whole, every long line of it.
+                // Shown: the chunk counts as seen whole, every long line of it (those left out of
+                // `text` were seen already).
                 if opts.session.is_some() {
-                    shown_lines.extend(session::line_hashes(&context::neutralize(&h.text)));
+                    shown_lines.extend(session::line_hashes(&text));
                 }
                 evidence.push(Evidence {
                     instance: name.clone(),
