@@ -8,9 +8,9 @@
 //! lines ([`long_line`]) are left out of a later hit's text ([`without_seen_lines`]); a hit with
 //! nothing left is skipped like a shown chunk. A session keeps those lines as hashes
 //! ([`line_hash`]), recorded with their chunks; a stored state holds only the chunks, and the
-//! engine hashes their lines again when it reads one back. Memory is bounded: entries older than the window are
-//! dropped on every write, and at most [`MAX_SESSIONS`] sessions are kept (the least recently used
-//! goes first).
+//! engine hashes their lines again when it reads one back. Memory is bounded: entries older than
+//! the window are dropped on every write, and at most [`MAX_SESSIONS`] sessions are kept (the
+//! least recently used goes first).
 //!
 //! A host that runs one process per prompt (a Claude Code hook) keeps this state on disk between
 //! processes: [`Sessions::export`] gives one session's shown chunks as a [`SessionState`] and
