@@ -603,12 +603,7 @@ impl Engine {
         let kept = self.sessions.import(state, now, window)?;
         let mut lines: Vec<(u64, u64)> = Vec::new();
         for s in state.shown.iter().filter(|s| now.saturating_sub(s.at_ms) < window) {
-            let chunk = self
-                .instances
-                .iter()
-                .find(|i| i.name == s.instance)
-                .and_then(|i| i.index.chunk(s.chunk).ok());
-            if let Some(chunk) = chunk {
+            if let Some(chunk) = self.index(&s.instance).ok().and_then(|index| index.chunk(s.chunk).ok()) {
                 let at = s.at_ms.min(now);
                 lines.extend(session::line_hashes(&context::neutralize(&chunk.text)).map(|h| (h, at)));
             }
