@@ -302,10 +302,29 @@ pub fn check_crc(bytes: &[u8], section: &Section) -> Result<()> {
     Ok(())
 }
 
-/// Check every section's CRC32.
+/// Check the whole file: the header and table ([`read_table`]), every section's CRC32 (sections
+/// this build does not know included), and that nothing follows the last section (bytes appended
+/// to an index are not part of it, and a file that carries them was altered).
 pub fn verify(bytes: &[u8]) -> Result<()> {
-    for s in read_table(bytes)? {
-        check_crc(bytes, &s)?;
+    read_table(bytes)?;
+    let count = read_u32(bytes, 12).unwrap_or(0) as usize;
+    let mut end = HEADER_LEN + ENTRY_LEN * count;
+    for i in 0..count {
+        let at = HEADER_LEN + ENTRY_LEN * i;
+        let field = |k: usize| read_u32(bytes, at + 4 * k).unwrap_or(0);
+        let name = SectionId::from_u32(field(0)).map_or("(unknown id)", SectionId::name);
+        let (offset, len, stored) = (field(1) as usize, field(2) as usize, field(3));
+        let data = offset.checked_add(len).and_then(|e| bytes.get(offset..e));
+        let data = data.ok_or_else(|| Error::corrupt(name, "lies outside the file"))?;
+        let got = crc32(data);
+        if got != stored {
+            return Err(Error::Checksum { section: name, expected: stored, got });
+        }
+        end = end.max(offset + len);
+    }
+    if bytes.len() > end {
+        let extra = bytes.len() - end;
+        return Err(Error::corrupt("file end", format!("{extra} bytes follow the last section")));
     }
     Ok(())
 }
@@ -345,5 +364,24 @@ mod tests {
         v[last] ^= 0x40;
         assert!(matches!(verify(&v), Err(Error::Checksum { section: "glossary", .. })));
         assert!(matches!(read_table(&bytes[..bytes.len() - 1]), Err(Error::Truncated { .. })));
+    }
+
+    #[test]
+    fn verify_reads_the_whole_file() {
+        // Bytes appended after the last section: the table still reads, verify refuses them.
+        let mut v = sample();
+        v.extend_from_slice(b"garbage");
+        read_table(&v).unwrap();
+        assert!(matches!(verify(&v), Err(Error::Corrupt { section: "file end", .. })));
+        // A section this build does not know is skipped by readers, but its checksum counts.
+        let mut raw: Vec<(u32, Vec<u8>)> = SectionId::ALL.iter().map(|&id| (id as u32, vec![1])).collect();
+        raw.push((999, b"later".to_vec()));
+        let raw: Vec<(u32, &[u8])> = raw.iter().map(|(id, b)| (*id, b.as_slice())).collect();
+        let unknown = write_raw(VERSION, &raw);
+        verify(&unknown).unwrap();
+        let mut v = unknown.clone();
+        let last = v.len() - 1;
+        v[last] ^= 1;
+        assert!(matches!(verify(&v), Err(Error::Checksum { section: "(unknown id)", .. })));
     }
 }
