@@ -67,7 +67,8 @@ pub fn parse(line: &[u8], n: usize, len: usize) -> Parsed {
     if text.trim().is_empty() {
         return Parsed::Blank;
     }
-    match serde_json::from_str::<Value>(text) {
+    let fixed = lone_surrogates_replaced(text);
+    match serde_json::from_str::<Value>(fixed.as_deref().unwrap_or(text)) {
         Ok(Value::Object(mut body)) => {
             let id = body.remove("id").unwrap_or(Value::Null);
             Parsed::Request { id, body }
@@ -81,6 +82,41 @@ pub fn parse(line: &[u8], n: usize, len: usize) -> Parsed {
             error: Error::invalid("line", format!("line {n} is not JSON: {e}")),
         },
     }
+}
+
+/// `text` with every `\uD800`–`\uDFFF` escape that is not half of a surrogate pair written as
+/// `\uFFFD`, or `None` when it has none. JavaScript's `JSON.stringify` writes a string's lone
+/// surrogates as such escapes, which JSON parsers (serde_json) refuse; the JS API receives the same
+/// strings with U+FFFD in their place, so a line answers as the call does.
+fn lone_surrogates_replaced(text: &str) -> Option<String> {
+    if !text.contains("\\u") {
+        return None;
+    }
+    let b = text.as_bytes();
+    let unit = |at: usize| -> Option<u32> {
+        let digits = b.get(at + 2..at + 6).filter(|_| b.get(at + 1) == Some(&b'u'))?;
+        let digits = std::str::from_utf8(digits).ok().filter(|d| d.bytes().all(|c| c.is_ascii_hexdigit()))?;
+        u32::from_str_radix(digits, 16).ok()
+    };
+    let (mut out, mut copied, mut i) = (String::new(), 0, 0);
+    while i < b.len() {
+        if b[i] != b'\\' {
+            i += 1;
+            continue;
+        }
+        match unit(i) {
+            Some(0xD800..=0xDBFF) if matches!(unit(i + 6), Some(0xDC00..=0xDFFF)) => i += 12,
+            Some(0xD800..=0xDFFF) => {
+                out.push_str(&text[copied..i]);
+                out.push_str("\\ufffd");
+                i += 6;
+                copied = i;
+            }
+            Some(_) => i += 6,
+            None => i += 2, // a one-character escape: \\, \", \n …
+        }
+    }
+    (copied > 0).then(|| out + &text[copied..])
 }
 
 /// A line as [`read_line`] kept it (`len`: its full length) without a trailing `\r`, when the whole
@@ -290,6 +326,18 @@ pub fn hits_reply<D: AsRef<[u8]> + Clone>(
     body: &Map<String, Value>,
     k: usize,
 ) -> String {
+    if let Some(other) = body.keys().find(|key| key.as_str() != "query") {
+        let e = Error::invalid(
+            "line",
+            format!(
+                "{} is not a field of a search line, which holds \"id\" and \"query\" (the number of \
+                 hits is the caller's k); the search tool's arguments (k, instance, detailed) go \
+                 through the tool contract: `search --jsonl --tool`, `Engine.toolLine`",
+                crate::error::shown(other, 64)
+            ),
+        );
+        return error_reply(id, &e);
+    }
     let hits = field(body, "query").and_then(|q| crate::search::search(index, q, k));
     hits.and_then(|hits| {
         serde_json::to_string(&HitsReply { id, hits }).map_err(|e| Error::invalid("result", e.to_string()))
@@ -372,6 +420,8 @@ fn handle(engine: &Engine, line: &[u8], len: usize) -> String {
     if !text.starts_with('{') {
         return bad(&Error::invalid("line", "line is not a JSON object"));
     }
+    let fixed = lone_surrogates_replaced(text);
+    let text = fixed.as_deref().unwrap_or(text);
     let id = match serde_json::from_str::<IdOnly>(text) {
         Ok(x) => x.id.map_or("null", RawValue::get).to_string(),
         Err(e) => return bad(&Error::invalid("line", format!("line is not JSON: {e}"))),
@@ -494,6 +544,26 @@ mod tests {
         assert!(ask("[1]").contains("line 1 is not a JSON object"));
     }
 
+    #[test]
+    fn lone_surrogate_escapes_read_as_the_replacement_character() {
+        let fix = |t: &str| lone_surrogates_replaced(t);
+        assert_eq!(fix(r#"{"p":"a\ud800b"}"#).as_deref(), Some(r#"{"p":"a\ufffdb"}"#));
+        assert_eq!(fix(r#"{"p":"\udc00\uD800\u0041"}"#).as_deref(), Some(r#"{"p":"\ufffd\ufffd\u0041"}"#));
+        assert_eq!(
+            fix(r#"{"p":"\ud83d\ude00 \\ud800 \u00e9"}"#),
+            None,
+            "a pair, an escaped backslash, a BMP escape"
+        );
+        assert_eq!(fix(r#"{"p":"\ud8"}"#), None, "a short escape is the parser's to refuse");
+        match parse(br#"{"id":3,"prompt":"\ud800 \uc8fc\uad8c"}"#, 1, 0) {
+            Parsed::Request { id, body } => {
+                assert_eq!(id, 3);
+                assert_eq!(body["prompt"], "\u{fffd} 주권");
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
     #[cfg(feature = "tools")]
     #[test]
     fn tool_lines_take_the_loops_defaults_and_hits_lines_the_historic_shape() {
@@ -524,5 +594,15 @@ mod tests {
         );
         let none = line_reply(r#"{"id":"q"}"#, 1, |id, body| hits_reply(&index, id, &body, 2));
         assert!(none.contains(r#"invalid query: each line needs a string \"query\""#), "{none}");
+        // A field of the tool contract is refused with the line's id, not silently ignored.
+        let k = line_reply(r#"{"id":7,"query":"대통령","k":1}"#, 1, |id, body| {
+            hits_reply(&index, id, &body, 2)
+        });
+        assert!(
+            k.starts_with(
+                r#"{"id":7,"error":{"code":"invalid_argument","message":"invalid line: \"k\" is not a field"#
+            ),
+            "{k}"
+        );
     }
 }
