@@ -24,7 +24,7 @@ use crate::corpus::Citation;
 use crate::deliver::context::{self, Format};
 use crate::deliver::log::{DecisionLog, InstanceLog, Outcome};
 use crate::deliver::{SessionState, Sessions, budget, session};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, shown};
 use crate::gate::features::{HitTerms, Signals, TermFacts};
 use crate::gate::router::{self, Form, FormVerdict};
 use crate::gate::{AnchorSet, Features, GateModel, Judgement};
@@ -301,15 +301,6 @@ fn passage_weight(segment: &str, why: &[TermScore]) -> f64 {
     why.iter().filter(|t| !t.term.is_empty() && seg.contains(t.term.as_str())).map(|t| t.score).sum()
 }
 
-/// A name as an error message shows it: whole up to 64 characters (the longest valid name), else
-/// its first 64 and "…" (a megabyte of name is not echoed back).
-fn shown(name: &str) -> String {
-    match name.char_indices().nth(64) {
-        Some((at, _)) => format!("{}…", &name[..at]),
-        None => name.to_string(),
-    }
-}
-
 /// The instance name rule, shared by the engine, manifests and tags: 1–64 ASCII letters, digits,
 /// `-` or `_`.
 pub fn valid_name(name: &str) -> bool {
@@ -516,7 +507,7 @@ impl Engine {
         if !valid_name(name) {
             return Err(Error::invalid(
                 "instance name",
-                format!("{:?}: use 1–64 ASCII letters, digits, - or _", shown(name)),
+                format!("{}: use 1–64 ASCII letters, digits, - or _", shown(name, 64)),
             ));
         }
         if self.instances.iter().any(|i| i.name == name) {
@@ -574,7 +565,11 @@ impl Engine {
         self.instances.iter().position(|i| i.name == name).ok_or_else(|| {
             Error::invalid(
                 "instance",
-                format!("no instance named {:?}; loaded: {}", shown(name), self.instance_names().join(", ")),
+                format!(
+                    "no instance named {}; loaded: {}",
+                    shown(name, 64),
+                    self.instance_names().join(", ")
+                ),
             )
         })
     }

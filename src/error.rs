@@ -116,6 +116,16 @@ impl Error {
     }
 }
 
+/// A caller's value as an error message echoes it, quoted (`{:?}`): whole up to `max` characters,
+/// else its first `max` and "…" — a megabyte of source id or heading is not sent back to the caller
+/// (or into an agent's context through MCP).
+pub(crate) fn shown(value: &str, max: usize) -> String {
+    match value.char_indices().nth(max) {
+        Some((at, _)) => format!("{:?}…", &value[..at]),
+        None => format!("{value:?}"),
+    }
+}
+
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -176,5 +186,13 @@ mod tests {
         assert_eq!(codes.len(), all.len());
         assert!(all[1].to_string().contains("rebuild"));
         assert!(all[2].to_string().contains("again"));
+    }
+
+    #[test]
+    fn shown_quotes_and_cuts() {
+        assert_eq!(shown("a\"b", 5), r#""a\"b""#);
+        assert_eq!(shown("12345", 5), r#""12345""#);
+        assert_eq!(shown("123456", 5), r#""12345"…"#);
+        assert_eq!(shown(&"가".repeat(1000), 120).chars().count(), 123);
     }
 }

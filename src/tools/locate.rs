@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use crate::corpus::{Chunk, Source};
 use crate::engine::Engine;
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, shown};
 use crate::index::Index;
 
 /// An instance's index, as the engine holds it.
@@ -21,7 +21,10 @@ pub fn source_id(index: &Idx, instance: &str, id: &str) -> Result<(u32, Source)>
         }
         all.push(s.id);
     }
-    Err(Error::invalid("source", format!("no source {id:?} in {instance}; {}", nearby_text(id, &all))))
+    Err(Error::invalid(
+        "source",
+        format!("no source {} in {instance}; {}", shown(id, 120), nearby_text(id, &all)),
+    ))
 }
 
 /// Where a source was found: its instance's name and index, its number there, and the source.
@@ -61,17 +64,17 @@ pub fn find_source<'e>(engine: &'e Engine, instance: Option<&str>, id: &str) -> 
     match found.len() {
         1 => Ok(found.remove(0)),
         0 if engine.instance_names().is_empty() => {
-            Err(Error::invalid("source", format!("no source {id:?}: no instance is loaded")))
+            Err(Error::invalid("source", format!("no source {}: no instance is loaded", shown(id, 120))))
         }
         0 => Err(Error::invalid(
             "source",
-            format!("no source {id:?} in any loaded instance; {}", nearby_text(id, &all)),
+            format!("no source {} in any loaded instance; {}", shown(id, 120), nearby_text(id, &all)),
         )),
         _ => {
             let names: Vec<&str> = found.iter().map(|f| f.instance.as_str()).collect();
             Err(Error::invalid(
                 "instance",
-                format!("source {id:?} is in several instances ({}): name one", names.join(", ")),
+                format!("source {} is in several instances ({}): name one", shown(id, 120), names.join(", ")),
             ))
         }
     }

@@ -47,7 +47,10 @@ pub fn call_str(engine: &Engine, name: &str, args: &str) -> Result<String> {
         "sources" => to_json(&sources::run(engine, &parse(name, args)?)?),
         "read" => to_json(&read::run(engine, &parse(name, args)?)?),
         "links" => to_json(&links::run(engine, &parse(name, args)?)?),
-        _ => Err(Error::invalid("tool", format!("{name:?} is not a tool; tools: {}", NAMES.join(", ")))),
+        _ => Err(Error::invalid(
+            "tool",
+            format!("{} is not a tool; tools: {}", crate::error::shown(name, 64), NAMES.join(", ")),
+        )),
     }
 }
 

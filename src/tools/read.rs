@@ -173,7 +173,7 @@ fn select(a: &Args, chunks: &[(u32, Chunk)]) -> Result<Vec<usize>> {
             names.extend(distinct(chunks, |c| c.location.section.clone()));
             return Err(Error::invalid(
                 "heading",
-                format!("no heading {h:?} in {src}; {}", nearby_text(h, &names)),
+                format!("no heading {} in {src}; {}", crate::error::shown(h, 120), nearby_text(h, &names)),
             ));
         }
         f

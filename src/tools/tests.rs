@@ -222,6 +222,20 @@ fn read_opens_locations_and_lists_nearby_ones() {
     assert!(low.to_string().ends_with("nearby: 8, 9, 10, 11, 12, 13, 14, 15"), "{low}");
     let src = err(&e, "read", json!({"instance": "x", "source": "constitutio"}));
     assert!(src.to_string().contains("constitution"), "{src}");
+    // A megabyte of source id or heading is named by its first 120 characters, not echoed whole.
+    let huge = "가".repeat(1 << 20);
+    for bad in [
+        json!({"instance": "x", "source": huge}),
+        json!({"source": huge}),
+        json!({"instance": "x", "source": "constitution", "heading": huge}),
+    ] {
+        let m = err(&e, "read", bad).to_string();
+        assert!(
+            m.chars().count() < 600 && m.contains(&format!("\"{}\"…", "가".repeat(120))),
+            "{}",
+            &m[..200]
+        );
+    }
     for bad in [
         json!({"instance": "x", "source": "constitution", "page": 1, "article": 1}),
         json!({"instance": "x", "source": "constitution", "around": 6}),
