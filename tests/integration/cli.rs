@@ -44,6 +44,63 @@ fn search_jsonl_contract() {
     assert_eq!(lines[2]["error"]["code"], "invalid_argument");
     assert_eq!(lines[3]["id"], 3);
     assert!(lines[3]["error"]["message"].as_str().expect("message").contains("query"));
+    // A field of the tool contract is refused on its line, not silently dropped.
+    let input =
+        "{\"id\": 1, \"query\": \"주권\", \"k\": 1}\n{\"id\": 2, \"query\": \"주권\", \"instance\": \"x\"}\n";
+    let out = groundgate(&["search", "--index", idx.to_str().expect("path"), "--jsonl"], input);
+    let lines: Vec<Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("json"))
+        .collect();
+    assert_eq!(lines.len(), 2);
+    for (line, field) in lines.iter().zip(["k", "instance"]) {
+        let message = line["error"]["message"].as_str().expect("an error");
+        assert!(message.contains(&format!("\"{field}\" is not a field of a search line")), "{message}");
+    }
+}
+
+#[test]
+fn ask_from_stdin_answers_every_line_it_can_and_names_the_others() {
+    let idx = excerpt_index_file("stdin.ggi");
+    let input = format!("헌법 개정 절차\n{}\n\n대통령 임기\n", "x".repeat(2 << 20));
+    let out = groundgate(&["ask", "--index", idx.to_str().expect("path")], &input);
+    let (text, err) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert_eq!(text.matches("prompt:  ").count(), 2, "{text}");
+    assert!(text.contains("prompt:  대통령 임기"), "the prompt after the bad line is answered");
+    assert!(err.starts_with("groundgate: line 2: invalid prompt: 2097152 bytes"), "{err}");
+    assert!(err.ends_with("groundgate: 1 of 3 prompts not answered (named above)\n"), "{err}");
+}
+
+#[test]
+fn an_altered_index_is_refused_before_any_answer() {
+    let idx = excerpt_index_file("altered.ggi");
+    let bytes = std::fs::read(&idx).expect("read");
+    let mut flipped = bytes.clone();
+    let at = flipped.len() - 3;
+    flipped[at] ^= 0x04;
+    let mut appended = bytes;
+    appended.extend_from_slice(b"extra");
+    for (name, data, want) in [
+        ("flipped.ggi", flipped, "checksum mismatch in section"),
+        ("appended.ggi", appended, "5 bytes follow the last section"),
+    ] {
+        let path = idx.with_file_name(name);
+        std::fs::write(&path, data).expect("write");
+        let p = path.to_str().expect("path");
+        for args in [
+            &["ask", "--index", p, "--", "헌법 개정"][..],
+            &["search", "--index", p, "주권"],
+            &["grep", "--index", p, "주권"],
+            &["sources", "--index", p],
+            &["info", "--index", p],
+        ] {
+            let out = groundgate(args, "");
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+            assert!(out.stdout.is_empty() && err.contains(want), "{args:?}: {err}");
+        }
+    }
 }
 
 #[test]

@@ -83,8 +83,22 @@ pub fn run(a: Args) -> Result<(), Box<dyn std::error::Error>> {
         vec![p]
     };
     let opts = AskOptions { session: a.session.clone(), format: a.format, ..AskOptions::default() };
-    for p in prompts.iter().filter(|p| !p.trim().is_empty()) {
-        let answer = engine.ask(p, &opts)?;
+    // Prompts from stdin: a line that cannot be asked (over the size bound …) is named on stderr
+    // and the others are still answered; the exit code says that one failed.
+    let from_stdin = a.prompt.is_empty();
+    let (mut asked, mut failed) = (0, 0);
+    for (n, p) in prompts.iter().enumerate().filter(|(_, p)| !p.trim().is_empty()) {
+        asked += 1;
+        let answer = match engine.ask(p, &opts) {
+            Ok(answer) => answer,
+            Err(e) if from_stdin => {
+                out.flush()?;
+                eprintln!("groundgate: line {}: {}", n + 1, crate::printable(&e.to_string()));
+                failed += 1;
+                continue;
+            }
+            Err(e) => return Err(e.into()),
+        };
         writeln!(out, "prompt:  {p}")?;
         writeln!(
             out,
@@ -99,6 +113,9 @@ pub fn run(a: Args) -> Result<(), Box<dyn std::error::Error>> {
         if !answer.context.is_empty() {
             writeln!(out, "{}", answer.context)?;
         }
+    }
+    if failed > 0 {
+        return Err(format!("{failed} of {asked} prompts not answered (named above)").into());
     }
     Ok(())
 }

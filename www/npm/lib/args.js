@@ -83,13 +83,23 @@ function integer(name, text) {
   return Number(text);
 }
 
+/**
+ * Text as the terminal shows it, as the native CLI does: control characters but line breaks and
+ * tabs escaped (`\u{1b}`), so text from a crafted index (ESC sequences in a source id) cannot
+ * drive the terminal.
+ */
+function printable(text) {
+  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => `\\u{${c.charCodeAt(0).toString(16)}}`);
+}
+
 /** The usage text of a command from its spec. */
 function usage(command, summary, spec, positional) {
   const lines = [summary, '', `usage: groundgate ${command} [options]${positional ? ` ${positional}` : ''}`, ''];
   for (const [name, opt] of Object.entries(spec)) {
     const value = opt.type === 'boolean' ? '' : opt.multiple ? (opt.repeat ? ' <FILE> (repeat)' : ' <FILE>...') : ` <${opt.choices ? opt.choices.join('|') : 'VALUE'}>`;
     const def = opt.default !== undefined ? ` [default: ${opt.default}]` : opt.required ? ' (required)' : '';
-    lines.push(`  --${name}${value}`.padEnd(34) + `${opt.help ?? ''}${def}`);
+    // A flag longer than the column gets one space before its help all the same.
+    lines.push(`  --${name}${value}`.padEnd(33) + ` ${opt.help ?? ''}${def}`);
   }
   return lines.join('\n') + '\n';
 }
@@ -119,4 +129,4 @@ function promptAsIndex(index, prompt) {
   }
 }
 
-module.exports = { parse, integer, usage, misplaced, promptAsIndex, UsageError };
+module.exports = { parse, integer, usage, misplaced, promptAsIndex, printable, UsageError };

@@ -3,7 +3,7 @@
 // native CLI's `ask --jsonl`: each line is answered by the library, `Engine.askLine`) or readable
 // text.
 
-const { parse, integer, usage, misplaced, promptAsIndex } = require('./args');
+const { parse, integer, usage, misplaced, promptAsIndex, printable } = require('./args');
 const load = require('./load');
 const jsonl = require('./jsonl');
 
@@ -47,14 +47,30 @@ async function run(argv) {
     if (a.timings) process.stderr.write(clock.summary() + '\n');
     return;
   }
-  const prompts = positional.length ? [positional.join(' ')] : await load.readStdin();
-  for (const p of prompts.filter((p) => p.trim() !== '')) {
-    const answer = engine.ask(p, { session: a.session, format });
+  const fromStdin = !positional.length;
+  const prompts = fromStdin ? await load.readStdin() : [positional.join(' ')];
+  // Prompts from stdin: a line that cannot be asked is named on stderr and the others are still
+  // answered; the exit code says that one failed (as natively).
+  let asked = 0;
+  let failed = 0;
+  for (const [n, p] of prompts.entries()) {
+    if (p.trim() === '') continue;
+    asked += 1;
+    let answer;
+    try {
+      answer = engine.ask(p, { session: a.session, format });
+    } catch (e) {
+      if (!fromStdin) throw e;
+      process.stderr.write(`groundgate: line ${n + 1}: ${printable(e && e.message ? e.message : String(e))}\n`);
+      failed += 1;
+      continue;
+    }
     const lines = [`prompt:  ${p}`, `route:   ${answer.route} (${answer.kind})   reasons: ${answer.reasons.join(', ')}`];
     for (const l of answer.log.instances) lines.push(`  ${l.instance.padEnd(14)} ${instanceSummary(l)}`);
     if (answer.context) lines.push(answer.context);
     process.stdout.write(lines.join('\n') + '\n');
   }
+  if (failed > 0) throw new Error(`${failed} of ${asked} prompts not answered (named above)`);
 }
 
 /** One instance's outcome in a line, as the native CLI prints it (`InstanceLog::summary`). */

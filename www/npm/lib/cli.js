@@ -4,7 +4,7 @@
 // — never a stack trace (set GROUNDGATE_DEBUG=1 to see one).
 
 const commands = require('./commands');
-const { UsageError } = require('./args');
+const { UsageError, printable } = require('./args');
 
 function version() {
   return require('../package.json').version;
@@ -46,10 +46,7 @@ async function main(argv) {
       process.stderr.write(`groundgate ${name}: ${e.message}\n(groundgate ${name} --help lists the options)\n`);
       return 2;
     }
-    // Control characters but line breaks and tabs escaped, as the native CLI shows them: text
-    // from a crafted index (ESC sequences in a source id) cannot drive the terminal.
-    const text = e && e.message ? e.message : String(e);
-    process.stderr.write(`groundgate: ${text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => `\\u{${c.charCodeAt(0).toString(16)}}`)}\n`);
+    process.stderr.write(`groundgate: ${printable(e && e.message ? e.message : String(e))}\n`);
     return 1;
   }
 }
