@@ -261,6 +261,9 @@ npm_pkg() {
   mkdir -p pkg/thesaurus
   cp data/thesaurus/ko.toml pkg/thesaurus/
   cp www/npm/README.md www/npm/LICENSE pkg/
+  # The web build is ES modules inside a CommonJS package: its own package.json says so, or Node
+  # (tests, server-side rendering) refuses `import 'groundgate/web'` (bundlers read either way).
+  printf '{\n  "type": "module"\n}\n' > pkg/web/package.json
   # A sample index to try the package with (the README's examples use it): the constitution, 142
   # articles, ~97 KB (statute text is not copyrightable in Korea; indexes/constitution.toml).
   if [ -f indexes/constitution.ggi ]; then

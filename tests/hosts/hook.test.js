@@ -139,6 +139,19 @@ test('bad stdin, bad flags and bad index files: exit 0, a message on stderr, no 
   const r = await run(process.execPath, [BIN, 'hook', 'cursor'], { input });
   assert.equal(r.code, 0);
   assert.match(r.stderr, /unknown host 'cursor'/);
+  // No host at all: the usage on stderr (a hook's stdout would reach the model), exit 0.
+  const none = await run(process.execPath, [BIN, 'hook'], { input });
+  assert.equal(none.code, 0, none.stderr);
+  assert.equal(none.stdout, '');
+  assert.match(none.stderr, /^groundgate hook: no host named .*the prompt goes on without groundgate\n/);
+  // A corrupt index (one bit flipped): refused at load, never served.
+  const flipped = fs.readFileSync(INDEXES[0]);
+  flipped[flipped.length - 3] ^= 0x04;
+  fs.writeFileSync(path.join(dir, 'flipped.ggi'), flipped);
+  const corrupt = await run(process.execPath, [BIN, 'hook', 'claude-code', '--index', path.join(dir, 'flipped.ggi')], { input });
+  assert.equal(corrupt.code, 0);
+  assert.equal(corrupt.stdout, '');
+  assert.match(corrupt.stderr, /checksum mismatch in section .*the prompt goes on without groundgate/);
 });
 
 test('a prompt over 1 MiB is skipped at once', async () => {

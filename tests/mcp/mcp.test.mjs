@@ -146,6 +146,7 @@ test('malformed JSON-RPC: Invalid params, a number JSON cannot hold named, lines
     { jsonrpc: '2.0', id: 6, method: 'tools/list', params: { cursor: 5 } },
     { jsonrpc: '2.0', id: 7, method: 'prompts/list', params: { cursor: [] } },
     { jsonrpc: '2.0', id: 8, method: 'tools/list', params: {} },
+    { jsonrpc: '2.0', id: 9, method: 'tools/call' },
   ].map((l) => (typeof l === 'string' ? l : JSON.stringify(l)));
   const r = spawnSync(process.execPath, [bin, 'mcp', '--index', fixture], { input: lines.join('\n') + '\n', encoding: 'utf8', timeout: 20_000 });
   assert.equal(r.status, 0, r.stderr);
@@ -155,6 +156,7 @@ test('malformed JSON-RPC: Invalid params, a number JSON cannot hold named, lines
   assert.equal(byId(1).result.content[0].text, 'invalid_argument: invalid arguments: "k" is Infinity, not a finite number');
   assert.equal(byId(2).error.code, -32602);
   assert.equal(byId(3).error.code, -32602);
+  assert.equal(byId(9).error.code, -32602, 'a call without params: Invalid params, not an Internal error');
   assert.equal(replies.filter((m) => m.id === null || m.id === undefined).length, 0, 'no reply without an id');
   assert.equal(byId(4).result.structuredContent.results.length, 1);
   // Params the SDK's schema refuses, on the other methods too: Invalid params naming the field in

@@ -122,16 +122,58 @@ test('import gives the same API (ESM)', () => {
   assert.equal(r.stdout, 'function 제1조\n');
 });
 
+test('groundgate/web imports in Node as ES modules and answers as the Node build', () => {
+  writeFileSync(path.join(scratch, 'web.mjs'), `
+    import { initSync, Index } from 'groundgate/web';
+    import { readFileSync } from 'node:fs';
+    import { createRequire } from 'node:module';
+    const require = createRequire(import.meta.url);
+    initSync({ module: readFileSync(require.resolve('groundgate/web/groundgate_bg.wasm')) });
+    const bytes = readFileSync(${JSON.stringify(fixture)});
+    const web = new Index(bytes).search('대한민국의 주권은 누구에게 있나요', 3);
+    const node = new (require('groundgate').Index)(bytes).search('대한민국의 주권은 누구에게 있나요', 3);
+    console.log(web[0].article, JSON.stringify(web) === JSON.stringify(node));`);
+  const r = run(process.execPath, ['web.mjs']);
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.stdout, '제1조 true\n');
+});
+
+test('bin: an altered index is refused by every command that reads it, before any answer', () => {
+  // One bit flipped in the last section (the chunk text would otherwise be served under a correct
+  // citation), and bytes appended after the last section.
+  const good = readFileSync(fixture);
+  const flipped = Buffer.from(good);
+  flipped[flipped.length - 3] ^= 0x04;
+  writeFileSync(path.join(scratch, 'flipped.ggi'), flipped);
+  writeFileSync(path.join(scratch, 'appended.ggi'), Buffer.concat([good, Buffer.from('extra')]));
+  const sources = JSON.parse(execFileSync(cli, ['sources', '--index', fixture, '--jsonl'], { input: '{}\n', encoding: 'utf8' }));
+  const source = sources.result.sources[0].source;
+  for (const [file, pattern] of [['flipped.ggi', /checksum mismatch in section \w+/], ['appended.ggi', /5 bytes follow the last section/]]) {
+    for (const args of [['ask', '헌법 개정', '--index', file], ['search', '--index', file, '주권'], ['read', '--index', file, '--source', source, '--chunk', '0'],
+      ['grep', '--index', file, '주권'], ['sources', '--index', file], ['mcp', '--index', file]]) {
+      for (const exe of [bin, cli]) {
+        if (exe === cli && args[0] === 'mcp') continue;
+        const r = run(exe, args, { input: '' });
+        assert.equal(r.status, 1, `${exe} ${args.join(' ')}: ${r.stdout}${r.stderr}`);
+        assert.equal(r.stdout, '', `${args.join(' ')}: no answer`);
+        assert.match(r.stderr, pattern, args.join(' '));
+      }
+    }
+  }
+});
+
 test('the types compile under tsc --strict without @types/node', () => {
   writeFileSync(path.join(scratch, 'usage.ts'), `
     import { Engine, Index, type Answer, type Hit } from 'groundgate';
+    import { createServer } from 'groundgate/mcp';
     declare const bytes: Uint8Array;
     const engine = new Engine({ top_k: 4 });
     engine.addInstance('x', bytes);
     const a: Answer = engine.ask('헌법 개정', { format: 'detailed' });
     const hits: Hit[] = new Index(bytes).search('q', 3);
     { using idx = new Index(bytes); idx.verify(); }
-    export const out = [a.route, hits.length];`);
+    const server = createServer(engine, { name: 'mine' });
+    export const out = [a.route, hits.length, typeof server.connect];`);
   writeFileSync(path.join(scratch, 'tsconfig.json'), JSON.stringify({
     compilerOptions: { strict: true, noEmit: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', types: [] },
     files: ['usage.ts'],
@@ -164,7 +206,9 @@ test('bin: ask --jsonl and search --jsonl are byte-identical to the native CLI',
   assert.match(line('"r12"'), /"invalid session: must be a string"/);
   assert.match(line('"r13"'), /"route":/);
   assert.match(line('12345678901234567890'), /"route":/);
-  assert.equal(out.filter((l) => /"id":null,"error".*is not JSON/.test(l)).length, 3);
+  // Half a surrogate pair, as JSON.stringify writes a broken string: U+FFFD, as the JS API reads it.
+  assert.match(line('"r14"'), /"route":/);
+  assert.equal(out.filter((l) => /"id":null,"error".*is not JSON/.test(l)).length, 2);
   // --timings counts the requests alone (blank and unreadable lines are not timed), as natively.
   const calls = (r) => JSON.parse(r.stderr.trim()).timings.calls;
   const timed = [...args, '--timings'];

@@ -180,7 +180,11 @@ async function run(opts, io = process) {
     if (out) io.stdout.write(out);
     if (opts.log) {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      fs.appendFileSync(opts.log, logLine(input, answer, Math.round(ms * 10) / 10));
+      try {
+        fs.appendFileSync(opts.log, logLine(input, answer, Math.round(ms * 10) / 10));
+      } catch (e) {
+        warn(`--log ${opts.log}: ${e && e.message ? e.message : String(e)}; the decision was not logged`);
+      }
     }
   } catch (e) {
     warn(`${e && e.message ? e.message : String(e)}; the prompt goes on without groundgate`);

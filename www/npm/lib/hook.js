@@ -18,9 +18,14 @@ const hosts = { 'claude-code': () => require('./hook-claude-code') };
 
 async function run(argv) {
   const [host, ...rest] = argv;
-  if (host === undefined || host === '--help' || host === '-h') {
+  if (host === '--help' || host === '-h') {
     process.stdout.write(usage('hook claude-code', summary, spec));
-    return host === undefined ? 2 : 0;
+    return 0;
+  }
+  if (host === undefined) {
+    // On stderr: a UserPromptSubmit hook's stdout becomes context for the model.
+    process.stderr.write(`groundgate hook: no host named (hosts: ${Object.keys(hosts).join(', ')}); the prompt goes on without groundgate\n${usage('hook claude-code', summary, spec)}`);
+    return 0;
   }
   if (!Object.prototype.hasOwnProperty.call(hosts, host)) {
     process.stderr.write(`groundgate hook: unknown host '${host}'; hosts: ${Object.keys(hosts).join(', ')}\n`);

@@ -61,8 +61,10 @@ function createServer(engine, { name = 'groundgate', version = require('../packa
   // Registered with a schema that reads any params: the SDK's Server then checks them against
   // CallToolRequestSchema itself and answers a malformed call (`"arguments": null`, a name that is
   // no string) with JSON-RPC's Invalid params (-32602), not an Internal error (-32603).
+  // `params` itself may be missing too (zod's `unknown()` alone would require the key, and a call
+  // without params would be an Internal error).
   const { z } = require('zod');
-  const anyCall = z.object({ method: z.literal('tools/call'), params: z.unknown() });
+  const anyCall = z.object({ method: z.literal('tools/call'), params: z.unknown().optional() });
   // The other methods alike: the SDK answers params its schema refuses (`"cursor": 5`, a prompt
   // argument that is no string) as an Internal error with zod's whole report; they are read with
   // any params and checked here against the SDK's own schema: Invalid params, one line.
