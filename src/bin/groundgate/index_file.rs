@@ -1,6 +1,6 @@
 //! Index files as the CLI reads them: the path in every message, a file that does not begin as an
 //! index refused from its first bytes (a 3 GB file that is no index is not read whole first), and
-//! every checksum checked before the file is used (`Index::verify`: a bit flipped in the stored
+//! every checksum checked before the file is used (`index::format::verify`: a bit flipped in the stored
 //! text would otherwise be served as evidence under a correct citation). Native verification costs
 //! about a millisecond per megabyte, once per command.
 
@@ -23,6 +23,6 @@ pub fn read(path: &Path) -> Result<Vec<u8>, String> {
         });
     }
     file.read_to_end(&mut bytes).map_err(|e| at(&e))?;
-    groundgate::Index::open(&bytes[..]).and_then(|index| index.verify()).map_err(|e| at(&e))?;
+    groundgate::index::format::verify(&bytes).map_err(|e| at(&e))?;
     Ok(bytes)
 }
