@@ -35,14 +35,19 @@ test('loadIndexes: names from the indexes, readable errors for bad files, the re
   fs.writeFileSync(bad, 'not an index at all, just text');
   const cut = path.join(dir, 'cut.ggi');
   fs.writeFileSync(cut, fs.readFileSync(INDEXES[1]).subarray(0, 2000));
-  const files = [INDEXES[0], bad, path.join(dir, 'missing.ggi'), cut, dir, INDEXES[1], INDEXES[1]];
+  const flipped = path.join(dir, 'flipped.ggi');
+  const bytes = fs.readFileSync(INDEXES[3]);
+  bytes[bytes.length - 3] ^= 0x04; // one bit of the last section: open alone would not see it
+  fs.writeFileSync(flipped, bytes);
+  const files = [INDEXES[0], bad, path.join(dir, 'missing.ggi'), cut, dir, INDEXES[1], INDEXES[1], flipped];
   const { engine, loaded, errors } = logic.loadIndexes(gg, files, read, SETTINGS);
   try {
     assert.deepEqual(loaded.map((l) => l.name), ['rnd', 'constitution']);
     assert.deepEqual(engine.instances(), ['rnd', 'constitution']);
     assert.ok(loaded[0].chunks > 1000 && loaded[0].title.length > 0);
     const msgs = errors.map((e) => e.message);
-    assert.equal(msgs.length, 5, msgs.join('\n'));
+    assert.equal(msgs.length, 6, msgs.join('\n'));
+    assert.match(msgs[5], /flipped\.ggi: the file is damaged \(checksum mismatch\) \(checksum mismatch in section /);
     assert.match(msgs[0], /bad\.ggi: not a groundgate index \(/);
     assert.match(msgs[1], /missing\.ggi: no such file/);
     assert.match(msgs[2], /cut\.ggi: (the file is cut short|the file is damaged)/);

@@ -7,7 +7,7 @@
 /** The parts of the groundgate package this file uses (its `Engine` and `Index`). */
 export interface Groundgate {
   Engine: { new (config?: object): Engine; searchContext(result: { results: Hit[] }): string };
-  Index: new (bytes: Uint8Array) => { info(): { name: string; title: string; chunks: number }; free(): void };
+  Index: new (bytes: Uint8Array) => { info(): { name: string; title: string; chunks: number }; verify(): void; free(): void };
 }
 
 /** The parts of an Engine this file uses. */
@@ -105,8 +105,8 @@ function describe(file: string, e: unknown): string {
 }
 
 /**
- * Load index files into a new Engine. Each file's instance name is the index's own name (a second
- * index of the same name is reported, not loaded). Never throws for a bad file: it is listed in
+ * Load index files into a new Engine, each verified first. Each file's instance name is the index's
+ * own name (a second index of the same name is reported, not loaded). Never throws for a bad file: it is listed in
  * `errors` and the others load.
  */
 export function loadIndexes(
@@ -122,8 +122,14 @@ export function loadIndexes(
     try {
       const bytes = readFile(file);
       const index = new gg.Index(bytes);
-      const meta = index.info();
-      index.free();
+      let meta: { name: string; title: string; chunks: number };
+      try {
+        // Every checksum before use: a damaged file is reported, never served as evidence.
+        index.verify();
+        meta = index.info();
+      } finally {
+        index.free();
+      }
       if (loaded.some((l) => l.name === meta.name)) {
         errors.push({ file, message: `${file}: an index named "${meta.name}" is already loaded` });
         continue;
