@@ -149,6 +149,7 @@ impl Analyzer {
                     }
                     prev_last = self.hangul(word, word_no, &mut out);
                 }
+                Class::Alnum if self.courtesy && english::is_courtesy(word) => prev_last = None,
                 Class::Alnum => {
                     self.alnum(word, word_no, &mut out);
                     prev_last = None;
@@ -310,6 +311,16 @@ mod tests {
         // With the fillers skipped too, both go.
         let both = Analyzer::for_query(settings).without_fillers().terms("영장 있어요? 감사합니다");
         assert_eq!(both, Analyzer::new(settings).terms("영장"));
+        // English alike: "please" gives no query terms; a document keeps it. Thanks stay (english.rs).
+        let en = "Please explain file reading in Python, kindly";
+        assert_eq!(
+            Analyzer::for_query(settings).terms(en),
+            Analyzer::new(settings).terms("explain file reading in Python")
+        );
+        assert_eq!(
+            Analyzer::new(settings).terms(en).len(),
+            Analyzer::for_query(settings).terms(en).len() + 2
+        );
     }
 
     #[test]

@@ -23,6 +23,16 @@ pub fn is_stop_word(word: &str) -> bool {
     STOP_WORDS.binary_search(&word).is_ok()
 }
 
+/// Is `word` (lowercase) the courtesy an English prompt wraps its request in ("please")? Skipped in
+/// queries only ([`Analyzer::for_query`](super::Analyzer::for_query)), as Korean's
+/// [`is_courtesy`](super::korean::is_courtesy): "… in Python, please" otherwise finds the FAQ's
+/// "please contribute". Documents keep it. Thanks are not in the list, unlike Korean's: in English
+/// they are mostly a turn of their own ("thanks, that worked!"), which without them would be a
+/// bare "worked" that the judges read as a keyword query (measured: docs/gate-bench.md).
+pub fn is_courtesy(word: &str) -> bool {
+    matches!(word, "please" | "pls" | "plz" | "kindly")
+}
+
 fn is_vowel(b: u8) -> bool {
     matches!(b, b'a' | b'e' | b'i' | b'o' | b'u' | b'y')
 }
