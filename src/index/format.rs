@@ -221,19 +221,26 @@ pub fn write_raw(version: u32, sections: &[(u32, &[u8])]) -> Vec<u8> {
 /// [`read_table`] accepted the bytes; entries outside the file are an error.
 pub fn raw_sections(bytes: &[u8]) -> Result<Vec<(u32, &[u8])>> {
     read_table(bytes)?;
-    let count = read_u32(bytes, 12).unwrap_or(0) as usize;
-    let mut out = Vec::with_capacity(count);
-    for i in 0..count {
-        let at = HEADER_LEN + ENTRY_LEN * i;
-        let field = |k: usize| read_u32(bytes, at + 4 * k).unwrap_or(0);
-        let (offset, len) = (field(1) as usize, field(2) as usize);
-        let data = offset.checked_add(len).and_then(|end| bytes.get(offset..end)).ok_or_else(|| {
-            Error::corrupt("section table", format!("section {} lies outside the file", field(0)))
-        })?;
-        out.push((field(0), data));
+    let mut out = Vec::with_capacity(entries(bytes).len());
+    for (id, offset, len, _) in entries(bytes) {
+        let data = offset
+            .checked_add(len)
+            .and_then(|end| bytes.get(offset..end))
+            .ok_or_else(|| Error::corrupt("section table", format!("section {id} lies outside the file")))?;
+        out.push((id, data));
     }
     out.sort_by_key(|(_, d)| d.as_ptr() as usize);
     Ok(out)
+}
+
+/// The section table's entries as stored, known ids or not: (raw id, offset, length, CRC32). Only
+/// the header's count bounds them: call it on bytes whose table [`read_table`] checked.
+fn entries(bytes: &[u8]) -> impl ExactSizeIterator<Item = (u32, usize, usize, u32)> + '_ {
+    let count = read_u32(bytes, 12).unwrap_or(0).min(MAX_SECTIONS) as usize;
+    (0..count).map(move |i| {
+        let field = |k: usize| read_u32(bytes, HEADER_LEN + ENTRY_LEN * i + 4 * k).unwrap_or(0);
+        (field(0), field(1) as usize, field(2) as usize, field(3))
+    })
 }
 
 /// Parse and check the header and section table. Cheap: touches only the first
@@ -263,11 +270,8 @@ pub fn read_table(bytes: &[u8]) -> Result<Vec<Section>> {
         return Err(Error::Checksum { section: "header", expected: stored_crc, got });
     }
     let mut sections: Vec<Section> = Vec::with_capacity(count as usize);
-    for i in 0..count as usize {
-        let at = HEADER_LEN + ENTRY_LEN * i;
-        let field = |k: usize| read_u32(bytes, at + 4 * k).unwrap_or(0);
-        let Some(id) = SectionId::from_u32(field(0)) else { continue };
-        let (offset, len) = (field(1) as usize, field(2) as usize);
+    for (raw, offset, len, crc) in entries(bytes) {
+        let Some(id) = SectionId::from_u32(raw) else { continue };
         let end = offset.checked_add(len).ok_or_else(|| Error::corrupt(id.name(), "length overflows"))?;
         if offset < table_end {
             return Err(Error::corrupt(id.name(), format!("offset {offset} overlaps the header")));
@@ -278,7 +282,7 @@ pub fn read_table(bytes: &[u8]) -> Result<Vec<Section>> {
         if sections.iter().any(|s| s.id == id) {
             return Err(Error::corrupt(id.name(), "section appears twice"));
         }
-        sections.push(Section { id, offset, len, crc: field(3) });
+        sections.push(Section { id, offset, len, crc });
     }
     for id in SectionId::ALL {
         if !sections.iter().any(|s| s.id == id) {
@@ -307,13 +311,9 @@ pub fn check_crc(bytes: &[u8], section: &Section) -> Result<()> {
 /// to an index are not part of it, and a file that carries them was altered).
 pub fn verify(bytes: &[u8]) -> Result<()> {
     read_table(bytes)?;
-    let count = read_u32(bytes, 12).unwrap_or(0) as usize;
-    let mut end = HEADER_LEN + ENTRY_LEN * count;
-    for i in 0..count {
-        let at = HEADER_LEN + ENTRY_LEN * i;
-        let field = |k: usize| read_u32(bytes, at + 4 * k).unwrap_or(0);
-        let name = SectionId::from_u32(field(0)).map_or("(unknown id)", SectionId::name);
-        let (offset, len, stored) = (field(1) as usize, field(2) as usize, field(3));
+    let mut end = HEADER_LEN + ENTRY_LEN * entries(bytes).len();
+    for (raw, offset, len, stored) in entries(bytes) {
+        let name = SectionId::from_u32(raw).map_or("(unknown id)", SectionId::name);
         let data = offset.checked_add(len).and_then(|e| bytes.get(offset..e));
         let data = data.ok_or_else(|| Error::corrupt(name, "lies outside the file"))?;
         let got = crc32(data);

@@ -145,7 +145,7 @@ function rebelPrompt(engine, args) {
 async function run(argv) {
   const { values: a } = parse(argv, spec, 'mcp');
   if (a.help) return process.stdout.write(usage('mcp', summary, spec));
-  const engine = load.engine(a.index, { verify: true });
+  const engine = load.engine(a.index); // every file verified first: fail at start, not mid-call
   const { StdioServerTransport } = require('@modelcontextprotocol/sdk/server/stdio.js');
   const server = createServer(engine);
   const transport = new StdioServerTransport();
