@@ -6,7 +6,8 @@
 //! * Every other line gives **exactly one** output line, in order: the caller's reply, or an error
 //!   line `{"id", "error": {"code", "message"}}` when the line is not UTF-8, not JSON, not an
 //!   object, too long, or misses a field. The loop goes on after a bad line.
-//! * `id` (any JSON value) is echoed as given; `null` when absent or unreadable.
+//! * `id` (any JSON value) is echoed as written — a number keeps its digits (`1.5e3`, integers past
+//!   2^64), an object its key order; `null` when absent or unreadable.
 //!
 //! Tool requests are `{"id", "tool", "arguments"}`; a loop bound to one tool (`groundgate grep
 //! --jsonl`) also takes the arguments at the top level (`{"id", "text"}`). Replies are
@@ -36,15 +37,15 @@ pub enum Parsed {
     Blank,
     /// A JSON object; `id` taken out of it.
     Request {
-        /// The echoed id.
-        id: Value,
+        /// The id's JSON text as the line writes it, to echo.
+        id: String,
         /// The rest of the object.
         body: Map<String, Value>,
     },
     /// A line that cannot be a request.
     Bad {
-        /// The id when it could be read, else null.
-        id: Value,
+        /// The id's JSON text when it could be read, else `null`.
+        id: String,
         /// Why.
         error: Error,
     },
@@ -55,30 +56,31 @@ pub enum Parsed {
 pub fn parse(line: &[u8], n: usize, len: usize) -> Parsed {
     let (line, len) = without_cr(line, len);
     if len > MAX_LINE_BYTES {
-        return Parsed::Bad { id: Value::Null, error: too_long(&format!("line {n}"), len) };
+        return Parsed::Bad { id: "null".into(), error: too_long(&format!("line {n}"), len) };
     }
     let text = match std::str::from_utf8(line) {
         Ok(t) => t,
         Err(e) => {
             let e = Error::invalid("line", format!("line {n} is not UTF-8: {e}"));
-            return Parsed::Bad { id: Value::Null, error: e };
+            return Parsed::Bad { id: "null".into(), error: e };
         }
     };
     if text.trim().is_empty() {
         return Parsed::Blank;
     }
     let fixed = lone_surrogates_replaced(text);
-    match serde_json::from_str::<Value>(fixed.as_deref().unwrap_or(text)) {
+    let text = fixed.as_deref().unwrap_or(text);
+    match serde_json::from_str::<Value>(text) {
         Ok(Value::Object(mut body)) => {
-            let id = body.remove("id").unwrap_or(Value::Null);
+            let id = body.remove("id").map_or_else(|| "null".into(), |id| id_text(text, &id));
             Parsed::Request { id, body }
         }
         Ok(_) => Parsed::Bad {
-            id: Value::Null,
+            id: "null".into(),
             error: Error::invalid("line", format!("line {n} is not a JSON object")),
         },
         Err(e) => Parsed::Bad {
-            id: Value::Null,
+            id: "null".into(),
             error: Error::invalid("line", format!("line {n} is not JSON: {e}")),
         },
     }
@@ -134,19 +136,37 @@ fn too_long(what: &str, len: usize) -> Error {
     Error::invalid("line", format!("{what} is {len} bytes, at most {MAX_LINE_BYTES}"))
 }
 
-/// `{"id": id, "result": result}` with `result` already JSON text.
-pub fn reply(id: &Value, result: &str) -> String {
-    format!("{{\"id\":{},\"result\":{result}}}", id_json(id))
+/// The JSON text of the id `value` that the object line `text` holds, as written there: serde_json's
+/// tree would write `1.5e3` as `1500.0`, an integer past 2^64 as a float and an object's keys
+/// sorted, so a host pairing replies by id could miss its own. A line with the key twice (the
+/// tree keeps the last) or a build without `tools` (no raw values) writes the value itself.
+fn id_text(text: &str, value: &Value) -> String {
+    #[cfg(feature = "tools")]
+    if let Ok(IdOnly { id: Some(raw) }) = serde_json::from_str::<IdOnly>(text) {
+        return raw.get().to_string();
+    }
+    let _ = text;
+    serde_json::to_string(value).unwrap_or_else(|_| "null".into())
 }
 
-/// `{"id": id, "error": {"code", "message"}}`.
-pub fn error_reply(id: &Value, e: &Error) -> String {
+/// `{"id": id, "result": result}` with `id` and `result` already JSON text.
+pub fn reply(id: &str, result: &str) -> String {
+    format!("{{\"id\":{id},\"result\":{result}}}")
+}
+
+/// `{"id": id, "error": {"code", "message"}}` with `id` already JSON text.
+pub fn error_reply(id: &str, e: &Error) -> String {
     let report = serde_json::to_string(&e.report()).unwrap_or_else(|_| "{}".into());
-    format!("{{\"id\":{},\"error\":{report}}}", id_json(id))
+    format!("{{\"id\":{id},\"error\":{report}}}")
 }
 
-fn id_json(id: &Value) -> String {
-    serde_json::to_string(id).unwrap_or_else(|_| "null".into())
+/// `{"id": id, …}`: the fields of the JSON object `object` after the id (already JSON text).
+#[cfg(feature = "tools")]
+fn with_id(id: &str, object: &str) -> String {
+    match object.strip_prefix('{').map(str::trim_start) {
+        Some("}") | None => format!("{{\"id\":{id}}}"),
+        Some(rest) => format!("{{\"id\":{id},{rest}"),
+    }
 }
 
 /// A string field of a request, or an error naming it.
@@ -188,7 +208,7 @@ pub fn read_line<R: BufRead>(input: &mut R, buf: &mut Vec<u8>) -> io::Result<Opt
 pub fn serve<R: BufRead, W: Write>(
     mut input: R,
     out: &mut W,
-    mut handle: impl FnMut(&Value, Map<String, Value>) -> io::Result<String>,
+    mut handle: impl FnMut(&str, Map<String, Value>) -> io::Result<String>,
 ) -> io::Result<()> {
     let mut buf = Vec::new();
     let mut n = 0;
@@ -247,21 +267,12 @@ pub struct LineDefaults {
 }
 
 #[cfg(feature = "tools")]
-/// `{"id": …, …the answer's fields}`: an `ask` reply line.
-#[derive(serde::Serialize)]
-struct AskReply<'a> {
-    id: &'a Value,
-    #[serde(flatten)]
-    answer: &'a crate::engine::Answer,
-}
-
-#[cfg(feature = "tools")]
 /// One `ask` request `{"prompt", "session"?, "rerank"?}` (its id taken out) → its reply line, or
 /// the error line: a prompt that is not a string, a session that is neither a string nor null, a
 /// rerank that is not [`RerankOptions`](crate::rerank::RerankOptions) (docs/rerank.md).
 pub fn ask_reply(
     engine: &mut Engine,
-    id: &Value,
+    id: &str,
     body: &Map<String, Value>,
     defaults: &LineDefaults,
 ) -> String {
@@ -281,8 +292,8 @@ pub fn ask_reply(
         let opts =
             crate::engine::AskOptions { session, format: defaults.format, rerank, ..Default::default() };
         let answer = engine.ask(prompt, &opts)?;
-        serde_json::to_string(&AskReply { id, answer: &answer })
-            .map_err(|e| Error::invalid("result", e.to_string()))
+        let answer = serde_json::to_string(&answer).map_err(|e| Error::invalid("result", e.to_string()))?;
+        Ok(with_id(id, &answer))
     })();
     answer.unwrap_or_else(|e| error_reply(id, &e))
 }
@@ -293,7 +304,7 @@ pub fn ask_reply(
 /// `defaults.arguments` where it does not give them ([`tool_result`]).
 pub fn tool_reply(
     engine: &Engine,
-    id: &Value,
+    id: &str,
     mut body: Map<String, Value>,
     defaults: &LineDefaults,
 ) -> String {
@@ -309,20 +320,12 @@ pub fn tool_reply(
 }
 
 #[cfg(feature = "tools")]
-/// `{"id", "hits"}`: a reply line of the one-index `search --jsonl` contract.
-#[derive(serde::Serialize)]
-struct HitsReply<'a> {
-    id: &'a Value,
-    hits: Vec<crate::search::Hit>,
-}
-
-#[cfg(feature = "tools")]
 /// One request `{"query"}` of the one-index `search --jsonl` contract (its id taken out) → `{"id",
 /// "hits"}` with the BM25 top `k` of `index` ([`search::search`](crate::search::search)), or the
 /// error line.
 pub fn hits_reply<D: AsRef<[u8]> + Clone>(
     index: &crate::Index<D>,
-    id: &Value,
+    id: &str,
     body: &Map<String, Value>,
     k: usize,
 ) -> String {
@@ -340,7 +343,8 @@ pub fn hits_reply<D: AsRef<[u8]> + Clone>(
     }
     let hits = field(body, "query").and_then(|q| crate::search::search(index, q, k));
     hits.and_then(|hits| {
-        serde_json::to_string(&HitsReply { id, hits }).map_err(|e| Error::invalid("result", e.to_string()))
+        let hits = serde_json::to_string(&hits).map_err(|e| Error::invalid("result", e.to_string()))?;
+        Ok(format!("{{\"id\":{id},\"hits\":{hits}}}"))
     })
     .unwrap_or_else(|e| error_reply(id, &e))
 }
@@ -349,7 +353,7 @@ pub fn hits_reply<D: AsRef<[u8]> + Clone>(
 /// Line `n` (1-based) of a loop, as text → its output line (`""` for a blank line): `reply` for a
 /// request, the error line for a line that is not one ([`parse`]). For hosts that read lines
 /// themselves (JS `Engine.askLine`, `toolLine`); the bytes' bound and UTF-8 are theirs to check.
-pub fn line_reply(line: &str, n: usize, reply: impl FnOnce(&Value, Map<String, Value>) -> String) -> String {
+pub fn line_reply(line: &str, n: usize, reply: impl FnOnce(&str, Map<String, Value>) -> String) -> String {
     match parse(line.as_bytes(), n, line.len()) {
         Parsed::Blank => String::new(),
         Parsed::Request { id, body } => reply(&id, body),
@@ -542,6 +546,15 @@ mod tests {
         }
         assert_eq!(ask("  "), "");
         assert!(ask("[1]").contains("line 1 is not a JSON object"));
+        // The id as written: digits, key order and spacing inside it kept, on answers and errors.
+        for id in ["1.5e3", "18446744073709551616", r#"{"z":1,"a":[2, 3]}"#, r#""\u00e9""#, "-0"] {
+            let out = ask(&format!(r#"{{"prompt":"주권", "id": {id} }}"#));
+            assert!(out.starts_with(&format!(r#"{{"id":{id},"route":"#)), "{out}");
+            let bad = ask(&format!(r#"{{"id":{id},"prompt":1}}"#));
+            assert!(bad.starts_with(&format!(r#"{{"id":{id},"error":"#)), "{bad}");
+        }
+        // Twice in one line: the value read (the last), as the tree holds it.
+        assert!(ask(r#"{"id":1,"id":2.50,"prompt":"주권"}"#).starts_with(r#"{"id":2.5,"#));
     }
 
     #[test]
@@ -557,7 +570,7 @@ mod tests {
         assert_eq!(fix(r#"{"p":"\ud8"}"#), None, "a short escape is the parser's to refuse");
         match parse(br#"{"id":3,"prompt":"\ud800 \uc8fc\uad8c"}"#, 1, 0) {
             Parsed::Request { id, body } => {
-                assert_eq!(id, 3);
+                assert_eq!(id, "3");
                 assert_eq!(body["prompt"], "\u{fffd} 주권");
             }
             other => panic!("{other:?}"),
@@ -592,6 +605,11 @@ mod tests {
             hits.starts_with(r#"{"id":"q","hits":[{"rank":1,"#) && hits.matches(r#""rank":"#).count() == 2,
             "{hits}"
         );
+        let big =
+            line_reply(r#"{"id":123456789012345678901234567890,"query":"대통령"}"#, 1, |id, body| {
+                hits_reply(&index, id, &body, 1)
+            });
+        assert!(big.starts_with(r#"{"id":123456789012345678901234567890,"hits":[{"rank":1,"#), "{big}");
         let none = line_reply(r#"{"id":"q"}"#, 1, |id, body| hits_reply(&index, id, &body, 2));
         assert!(none.contains(r#"invalid query: each line needs a string \"query\""#), "{none}");
         // A field of the tool contract is refused with the line's id, not silently ignored.

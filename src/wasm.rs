@@ -677,7 +677,7 @@ impl WasmEngine {
         js_string(&match line.as_string() {
             Some(line) => protocol::handle_line(&self.engine, line.as_bytes()),
             None => protocol::error_reply(
-                &serde_json::Value::Null,
+                "null",
                 &Error::invalid("line", "must be a string (one JSON Lines request)"),
             ),
         })
@@ -834,15 +834,11 @@ fn line_out(
     line: &JsValue,
     n: &JsValue,
     defaults: JsValue,
-    reply: impl FnOnce(
-        &serde_json::Value,
-        serde_json::Map<String, serde_json::Value>,
-        &protocol::LineDefaults,
-    ) -> String,
+    reply: impl FnOnce(&str, serde_json::Map<String, serde_json::Value>, &protocol::LineDefaults) -> String,
 ) -> JsValue {
     js_string(&match line_args(line, n, defaults) {
         Ok((line, n, defaults)) => protocol::line_reply(&line, n, |id, body| reply(id, body, &defaults)),
-        Err(e) => protocol::error_reply(&serde_json::Value::Null, &e),
+        Err(e) => protocol::error_reply("null", &e),
     })
 }
 
@@ -905,7 +901,7 @@ impl WasmIndex {
             (Ok((line, n, _)), Ok(k)) => {
                 protocol::line_reply(&line, n, |id, body| protocol::hits_reply(&self.index, id, &body, k))
             }
-            (Err(e), _) | (_, Err(e)) => protocol::error_reply(&serde_json::Value::Null, &e),
+            (Err(e), _) | (_, Err(e)) => protocol::error_reply("null", &e),
         })
     }
 }

@@ -104,8 +104,8 @@ fn cli_results_are_the_library_bytes() {
     assert_eq!(got.len(), calls.len());
     for (i, (t, a)) in calls.iter().enumerate() {
         let want = match tools::call_json(&engine, t, a) {
-            Ok(json) => groundgate::protocol::reply(&json!(i), &json),
-            Err(e) => groundgate::protocol::error_reply(&json!(i), &e),
+            Ok(json) => groundgate::protocol::reply(&i.to_string(), &json),
+            Err(e) => groundgate::protocol::error_reply(&i.to_string(), &e),
         };
         assert_eq!(got[i], want, "{t} {a}");
     }

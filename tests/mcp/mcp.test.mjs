@@ -147,6 +147,13 @@ test('malformed JSON-RPC: Invalid params, a number JSON cannot hold named, lines
     { jsonrpc: '2.0', id: 7, method: 'prompts/list', params: { cursor: [] } },
     { jsonrpc: '2.0', id: 8, method: 'tools/list', params: {} },
     { jsonrpc: '2.0', id: 9, method: 'tools/call' },
+    { jsonrpc: '1.0', id: 10, method: 'tools/list' },
+    { jsonrpc: '2.0', id: 'p', method: 'tools/list', params: 5 },
+    { id: 11, method: 5 },
+    '{"jsonrpc":"2.0","id":12,"method":"tools/list","params":[]}   ',
+    { jsonrpc: '1.0', method: 'tools/list' },
+    { jsonrpc: '1.0', id: 13, result: {} },
+    { jsonrpc: '2.0', id: 14, method: 'tools/list' },
   ].map((l) => (typeof l === 'string' ? l : JSON.stringify(l)));
   const r = spawnSync(process.execPath, [bin, 'mcp', '--index', fixture], { input: lines.join('\n') + '\n', encoding: 'utf8', timeout: 20_000 });
   assert.equal(r.status, 0, r.stderr);
@@ -167,6 +174,15 @@ test('malformed JSON-RPC: Invalid params, a number JSON cannot hold named, lines
     assert.ok(!byId(id).error.message.includes('\n'), byId(id).error.message);
   }
   assert.ok(byId(8).result.tools.length > 3);
+  // A request with a readable id that JSON-RPC 2.0 does not take: Invalid Request with that id
+  // (the SDK alone only logged it, and the client waited); none for a reply or a line without id.
+  for (const [id, why] of [[10, '"jsonrpc" must be "2.0"'], ['p', '"params" must be an object'], [11, '"jsonrpc" must be "2.0"'], [12, '"params" must be an object']]) {
+    assert.deepEqual(byId(id), { jsonrpc: '2.0', id, error: { code: -32600, message: `Invalid Request: ${why}` } });
+    assert.match(r.stderr, new RegExp(`groundgate mcp: request ${JSON.stringify(JSON.stringify(id)).slice(1, -1)} refused: `));
+  }
+  assert.equal(byId(13), undefined, 'a malformed reply gets no reply');
+  assert.ok(byId(14).result.tools.length > 3, 'served after the refused lines, in order');
+  assert.equal(replies.length, 15, JSON.stringify(replies.map((m) => m.id)));
   assert.match(r.stderr, /groundgate mcp: a line that is not JSON: /);
   assert.match(r.stderr, /groundgate mcp: a JSON line that is not a JSON-RPC 2\.0 message\n/);
 });

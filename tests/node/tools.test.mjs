@@ -127,19 +127,23 @@ test('JSON Lines as the native CLI reads them: askLine, toolLine, Index.searchLi
   const index = new gg.Index(readFileSync(indexes[1]));
   assert.equal(js((l, n) => index.searchLine(l, n, 3)), execFileSync(cli, ['search', '--jsonl', '--k', '3', ...one], { input: stdin, encoding: 'utf8' }));
   const asks = ['{"id":1,"prompt":"대통령의 임기는 몇 년인가요?","session":"s"}', '{"id":2,"prompt":"대통령의 임기는 몇 년인가요?","session":"s"}',
-    '{"id":3,"prompt":"x","session":7}', '{"id":4,"prompt":"대통령의 임기","rerank":{"weights":{"depth":2}}}', '{"id":5,"prompt":"x","rerank":[1]}'];
+    '{"id":3,"prompt":"x","session":7}', '{"id":4,"prompt":"대통령의 임기","rerank":{"weights":{"depth":2}}}', '{"id":5,"prompt":"x","rerank":[1]}',
+    '{"id":1.5e3,"prompt":"대통령의 임기"}', '{"id":123456789012345678901234567890,"prompt":"x","session":7}'];
   const fresh = engine();
   fresh.setClock(0);
   const replies = asks.map((l, i) => fresh.askLine(l, i + 1, { format: 'detailed' }) + '\n').join('');
   const askNative = execFileSync(cli, ['ask', '--jsonl', '--now', '0', '--format', 'detailed', ...indexes.flatMap((p) => ['--index', p])], { input: asks.join('\n'), encoding: 'utf8' });
   assert.equal(replies, askNative);
   assert.match(replies, /"id":3,"error":\{"code":"invalid_argument","message":"invalid session: must be a string"\}/);
+  // The id as the line writes it (a JSON tree would give 1500.0 and 1.2345678901234568e29).
+  assert.match(replies, /\n\{"id":1\.5e3,"route":"push"/);
+  assert.match(replies, /\n\{"id":123456789012345678901234567890,"error":/);
   // Never throws: what is not a line or a line number is an error line.
   for (const [line, n] of [[5, 1], ['{}', 0], ['{}', 1.5], [null, NaN]]) assert.match(e.askLine(line, n), /^\{"id":null,"error":\{"code":"invalid_argument"/);
   assert.match(e.toolLine('{"id":1}', 1, { tool: 'search', nope: 1 }), /invalid defaults: unknown field `nope`/);
   assert.match(e.toolLine('{"id":1}', 1, { tool: 'search', arguments: { k: NaN } }), /invalid defaults: \\"k\\" is NaN, not a finite number/);
   const funnel = gg.Engine.funnel(askNative + '{"id":6,"ro');
-  assert.match(funnel, /^prompts +3\n/);
-  assert.match(funnel, /2 lines without a decision log skipped[^]*1 lines not JSON skipped, the first at line 6/);
+  assert.match(funnel, /^prompts +4\n/);
+  assert.match(funnel, /3 lines without a decision log skipped[^]*1 lines not JSON skipped, the first at line 8/);
   assert.throws(() => gg.Engine.funnel(null), (err) => err.code === 'invalid_argument');
 });

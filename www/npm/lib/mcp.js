@@ -6,8 +6,9 @@
 // on as they are (no second copy of the schemas here); a call is `engine.callToolJson(name, args)`,
 // whose JSON text becomes both the text content and `structuredContent`. Argument checking is the
 // library's: a bad argument comes back as an `isError` result naming the field, and the server goes
-// on serving; a malformed call is JSON-RPC's Invalid params (−32602), a line that is not JSON-RPC a
-// line on stderr. The delivery rules (`Engine.rules`) are the prompt `rules`; rules 3–4 are also the
+// on serving; a malformed call is JSON-RPC's Invalid params (−32602), a request with a readable id
+// that is not JSON-RPC 2.0 (`"jsonrpc": "1.0"`) Invalid Request (−32600), a line that is not
+// JSON-RPC at all a line on stderr. The delivery rules (`Engine.rules`) are the prompt `rules`; rules 3–4 are also the
 // server's `instructions`. The prompt `rebel` is the one-turn REBEL rerank prompt over the search
 // results for a query, built by the library (`engine.rebelPrompt`, docs/rerank.md). Logs go to
 // stderr only: stdout is the protocol.
@@ -142,13 +143,84 @@ function rebelPrompt(engine, args) {
   return engine.rebelPrompt(a).prompt;
 }
 
+/**
+ * Why a request `message` (a parsed JSON object with a readable id) is not one JSON-RPC 2.0 takes,
+ * or `null` when the SDK's schema accepts it.
+ */
+function invalidRequest(types, message) {
+  if (types.JSONRPCMessageSchema.safeParse(message).success) return null;
+  if (message.jsonrpc !== '2.0') return '"jsonrpc" must be "2.0"';
+  if (typeof message.method !== 'string') return '"method" must be a string';
+  if (message.params !== undefined && (typeof message.params !== 'object' || message.params === null || Array.isArray(message.params))) {
+    return '"params" must be an object';
+  }
+  if (typeof message.id === 'number' && !Number.isInteger(message.id)) return '"id" must be a string or a whole number';
+  return 'not a JSON-RPC 2.0 request';
+}
+
+/**
+ * `input` as the SDK's stdio transport reads it, less the lines that are JSON objects with a
+ * readable id (a string or a number) but not JSON-RPC 2.0 requests (`"jsonrpc": "1.0"`, `"params":
+ * 5`): each is answered by `refuse(id, why)` and not passed on, where the SDK would only report it
+ * and the client would wait for its reply for ever. Every other line passes unchanged, in order;
+ * a message without an id, or with `result` / `error` (a reply), gets no reply here (two peers
+ * would answer each other's replies for ever).
+ */
+function requestsChecked(input, types, refuse) {
+  const { Transform } = require('node:stream');
+  let pending = Buffer.alloc(0);
+  const refused = (line) => {
+    let message;
+    try {
+      message = JSON.parse(line.toString('utf8'));
+    } catch {
+      return false; // the SDK names it on stderr
+    }
+    if (!message || typeof message !== 'object' || Array.isArray(message)) return false;
+    const { id } = message;
+    if (!(typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)))) return false;
+    if ('result' in message || 'error' in message) return false;
+    const why = invalidRequest(types, message);
+    if (why === null) return false;
+    refuse(id, why);
+    return true;
+  };
+  const lines = new Transform({
+    transform(chunk, _encoding, done) {
+      const buf = pending.length ? Buffer.concat([pending, chunk]) : chunk;
+      const kept = [];
+      let start = 0;
+      for (let at = buf.indexOf(10); at !== -1; at = buf.indexOf(10, start)) {
+        const line = buf.subarray(start, at + 1);
+        if (!refused(line)) kept.push(line);
+        start = at + 1;
+      }
+      pending = Buffer.from(buf.subarray(start));
+      done(null, kept.length ? Buffer.concat(kept) : undefined);
+    },
+    flush(done) {
+      done(null, pending.length ? pending : undefined);
+    },
+  });
+  return input.pipe(lines);
+}
+
 async function run(argv) {
   const { values: a } = parse(argv, spec, 'mcp');
   if (a.help) return process.stdout.write(usage('mcp', summary, spec));
   const engine = load.engine(a.index); // every file verified first: fail at start, not mid-call
   const { StdioServerTransport } = require('@modelcontextprotocol/sdk/server/stdio.js');
   const server = createServer(engine);
-  const transport = new StdioServerTransport();
+  const types = require('@modelcontextprotocol/sdk/types.js');
+  // Invalid Request (−32600) with its id for a request JSON-RPC 2.0 does not take, through the
+  // transport's own writer (whole lines, in order with the replies).
+  const refuse = (id, why) => {
+    process.stderr.write(`groundgate mcp: request ${JSON.stringify(id)} refused: ${why}\n`);
+    transport.send({ jsonrpc: '2.0', id, error: { code: types.ErrorCode.InvalidRequest, message: `Invalid Request: ${why}` } })
+      .catch((e) => process.stderr.write(`groundgate mcp: ${e && e.message ? e.message : String(e)}\n`));
+  };
+  const input = requestsChecked(process.stdin, types, refuse);
+  const transport = new StdioServerTransport(input, process.stdout);
   const closed = new Promise((resolve) => {
     server.onclose = resolve;
   });
@@ -164,7 +236,7 @@ async function run(argv) {
 
   await server.connect(transport);
   process.stderr.write(`groundgate mcp: serving ${engine.instances().join(', ')} on stdio\n`);
-  process.stdin.on('end', () => server.close());
+  input.on('end', () => server.close()); // after the last line has reached the transport
   await closed;
 }
 
