@@ -204,11 +204,19 @@ test('expired state: old entries do not dedup, idle session files are removed', 
     assert.ok(Date.now() - Number(l.split(' ')[2]) < 60000, `an expired entry was kept: ${l}`);
   }
   const idle = path.join(state, 'f'.repeat(32) + '.session');
-  fs.writeFileSync(idle, 'groundgate-session 1\n');
+  const leftover = `${idle}.4242.tmp`;
+  // The user's own files in the same folder, as old: never the sweep's to remove.
+  const theirs = ['draft.tmp', 'work.session', `${'F'.repeat(32)}.session`, `${'f'.repeat(32)}.session.bak.tmp`].map((n) => path.join(state, n));
   const old = (Date.now() - 31 * 60 * 1000) / 1000;
-  fs.utimesSync(idle, old, old);
+  for (const f of [idle, leftover, ...theirs]) {
+    fs.writeFileSync(f, 'groundgate-session 1\n');
+    fs.utimesSync(f, old, old);
+  }
   await hook(UNRELATED, { session: 'another', state });
   assert.ok(!fs.existsSync(idle), 'an idle session file was not removed');
+  assert.ok(!fs.existsSync(leftover), 'a write\'s leftover was not removed');
+  for (const f of theirs) assert.ok(fs.existsSync(f), `${f}: not the hook's file, removed`);
+  for (const f of theirs) fs.rmSync(f);
   // A corrupt state file is reported and replaced; the prompt still gets its evidence.
   fs.writeFileSync(full, 'garbage');
   const r = await hook(DOMAIN, { session: 'old', state });
@@ -297,4 +305,21 @@ test('init claude-code writes the hook and the MCP server, merging what is there
   assert.equal(broken.code, 1);
   assert.match(broken.stderr, /\.mcp\.json: not a JSON object/);
   assert.equal(fs.readFileSync(path.join(project, '.mcp.json'), 'utf8'), '{broken');
+  // Keys of the wrong type are refused and left as they are: merging dropped a UserPromptSubmit
+  // object and spelled a string out as {"0": …}.
+  fs.writeFileSync(path.join(project, '.mcp.json'), '{}');
+  for (const [file, text, says] of [
+    ['.claude/settings.json', '{"hooks":{"UserPromptSubmit":{"hooks":[]}}}', /"hooks\.UserPromptSubmit" is an object, not a list/],
+    ['.claude/settings.json', '{"hooks":"abc"}', /"hooks" is a string, not an object/],
+    ['.mcp.json', '{"mcpServers":"mine"}', /"mcpServers" is a string, not an object/],
+  ]) {
+    const at = path.join(project, file);
+    const before = fs.existsSync(at) ? fs.readFileSync(at, 'utf8') : null;
+    fs.writeFileSync(at, text);
+    const r = await run(process.execPath, [BIN, 'init', 'claude-code', '--index', INDEXES[0], '--project', project]);
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stderr, says);
+    assert.equal(fs.readFileSync(at, 'utf8'), text, `${file} left as it was`);
+    if (before !== null) fs.writeFileSync(at, before);
+  }
 });

@@ -71,7 +71,13 @@ function lock(file) {
   }
 }
 
-/** Remove state files (and leftovers) untouched for longer than the window; errors are ignored. */
+/** This module's own files: a state file (`fileOf`) and what a write may leave (`<file>.<pid>.tmp`). */
+const OWN_FILE = /^[0-9a-f]{32}\.session(\.[0-9]+\.tmp)?$/;
+
+/**
+ * Remove this module's state files (and leftovers) untouched for longer than the window; nothing
+ * else in `dir` (a `--state` folder may be shared with the user's own files); errors are ignored.
+ */
 function sweep(dir, now = Date.now()) {
   let names;
   try {
@@ -80,7 +86,7 @@ function sweep(dir, now = Date.now()) {
     return;
   }
   for (const name of names) {
-    if (!/\.(session|tmp)$/.test(name)) continue;
+    if (!OWN_FILE.test(name)) continue;
     const file = path.join(dir, name);
     try {
       if (now - fs.statSync(file).mtimeMs > WINDOW_MS) fs.rmSync(file, { force: true });

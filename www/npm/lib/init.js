@@ -64,16 +64,32 @@ function readJson(file) {
   throw new Error(`${file}: not a JSON object; fix or remove it, then run init again`);
 }
 
+const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/**
+ * Refuse a key of `file` whose value is not of the type Claude Code reads there (`what`): merging
+ * into it would drop it (an object where a list belongs) or spell a string out as an object.
+ */
+function expect(file, key, value, ok, what) {
+  if (value !== undefined && !ok(value)) {
+    const is = Array.isArray(value) ? 'a list' : value === null ? 'null' : typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+    throw new Error(`${file}: "${key}" is ${is}, not ${what}; fix or remove it, then run init again`);
+  }
+}
+
 /** Merge the hook into a settings object (replacing an earlier groundgate hook). */
-function mergeSettings(settings, hook) {
+function mergeSettings(settings, hook, file = 'settings') {
+  expect(file, 'hooks', settings.hooks, isObject, 'an object');
+  expect(file, 'hooks.UserPromptSubmit', settings.hooks?.UserPromptSubmit, Array.isArray, 'a list');
   const out = { ...settings, hooks: { ...(settings.hooks ?? {}) } };
-  const entries = Array.isArray(out.hooks.UserPromptSubmit) ? out.hooks.UserPromptSubmit.filter((e) => !isOurs(e)) : [];
+  const entries = (out.hooks.UserPromptSubmit ?? []).filter((e) => !isOurs(e));
   out.hooks.UserPromptSubmit = [...entries, { hooks: [hook] }];
   return out;
 }
 
 /** Merge the MCP server into a .mcp.json object. */
-function mergeMcp(mcp, server) {
+function mergeMcp(mcp, server, file = '.mcp.json') {
+  expect(file, 'mcpServers', mcp.mcpServers, isObject, 'an object');
   return { ...mcp, mcpServers: { ...(mcp.mcpServers ?? {}), groundgate: server } };
 }
 
@@ -103,8 +119,8 @@ async function run(argv) {
   const project = path.resolve(a.project);
   const settingsFile = path.join(project, '.claude', 'settings.json');
   const mcpFile = path.join(project, '.mcp.json');
-  const settings = mergeSettings(readJson(settingsFile), p.hook);
-  const mcp = mergeMcp(readJson(mcpFile), p.server);
+  const settings = mergeSettings(readJson(settingsFile), p.hook, settingsFile);
+  const mcp = mergeMcp(readJson(mcpFile), p.server, mcpFile);
   if (a.print) {
     process.stdout.write(`# ${settingsFile}\n${JSON.stringify(settings, null, 2)}\n# ${mcpFile}\n${JSON.stringify(mcp, null, 2)}\n# or, instead of .mcp.json:\n${p.mcpAdd}\n`);
     return 0;
