@@ -338,10 +338,8 @@ fn check_prompt(prompt: &str, opts: &AskOptions) -> Result<()> {
     if prompt.trim().is_empty() {
         return Err(Error::invalid("prompt", "empty"));
     }
-    if let Some(s) = &opts.session
-        && (s.is_empty() || s.len() > 256)
-    {
-        return Err(Error::invalid("session", "must be 1–256 bytes"));
+    if let Some(s) = &opts.session {
+        crate::deliver::session::check_id(s)?;
     }
     Ok(())
 }

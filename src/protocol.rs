@@ -267,6 +267,17 @@ pub struct LineDefaults {
 }
 
 #[cfg(feature = "tools")]
+impl LineDefaults {
+    /// Refuse what no line could be answered with (an empty session), before the first line.
+    pub fn check(&self) -> Result<()> {
+        match &self.session {
+            Some(s) => crate::deliver::session::check_id(s),
+            None => Ok(()),
+        }
+    }
+}
+
+#[cfg(feature = "tools")]
 /// One `ask` request `{"prompt", "session"?, "rerank"?}` (its id taken out) → its reply line, or
 /// the error line: a prompt that is not a string, a session that is neither a string nor null, a
 /// rerank that is not [`RerankOptions`](crate::rerank::RerankOptions) (docs/rerank.md).

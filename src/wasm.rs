@@ -706,7 +706,8 @@ impl WasmEngine {
 
     /// Line `n` (1-based) of `ask --jsonl` → its output line (`""` for a blank line): `{"id", …the
     /// answer}` or `{"id", "error"}`, as the native CLI writes it (`protocol::ask_reply`).
-    /// `defaults`: `{session?, format?}`, what a line leaves out. Never throws. The line is text:
+    /// `defaults`: `{session?, format?}`, what a line leaves out; defaults no line could be answered
+    /// with (an empty session) give their error line even for a blank line. Never throws. The line is text:
     /// the host checks its bytes (at most 1 MiB, UTF-8), as the npm bin does.
     #[wasm_bindgen(js_name = askLine, unchecked_return_type = "string")]
     pub fn ask_line(
@@ -858,6 +859,7 @@ fn line_args(
         None => protocol::LineDefaults::default(),
         Some(json) => serde_json::from_str(&json).map_err(|e| Error::invalid("defaults", e.to_string()))?,
     };
+    defaults.check()?;
     Ok((line, n, defaults))
 }
 

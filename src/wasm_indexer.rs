@@ -180,6 +180,29 @@ pub fn build_index(
     Ok(BuiltIndex { bytes, stats })
 }
 
+/// Throw unless a build may write its index to `out` (`crate::ingest::check_out`): `kind` is what
+/// is there — `"missing"`, `"file"` (then `head` holds its first bytes, up to eight) or anything else
+/// for a directory, link, device or pipe.
+#[wasm_bindgen(js_name = checkOut)]
+pub fn check_out(
+    #[wasm_bindgen(unchecked_param_type = "string")] out: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string")] kind: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "Uint8Array")] head: JsValue,
+) -> Result<(), JsValue> {
+    use crate::ingest::Existing;
+    let out = out.as_string().ok_or_else(|| js_error(Error::invalid("out", "must be a path (a string)")))?;
+    let head = match head.is_undefined() || head.is_null() {
+        true => Vec::new(),
+        false => js_bytes::to_vec(&head, "head").map_err(js_error)?,
+    };
+    let existing = match kind.as_string().as_deref() {
+        Some("missing") => Existing::Missing,
+        Some("file") => Existing::File(&head),
+        _ => Existing::Other,
+    };
+    crate::ingest::check_out(&out, existing).map_err(js_error)
+}
+
 /// A TOML document as JSON text (for engine settings files, read by the same TOML crate as natively).
 #[wasm_bindgen(js_name = tomlToJson)]
 pub fn toml_to_json(

@@ -270,6 +270,7 @@ impl FunnelReport {
     /// Read every non-blank line of `text`: a decision log, or a record holding one under `log`.
     pub fn read(text: &str) -> FunnelReport {
         let mut r = FunnelReport::default();
+        let text = crate::text::without_bom(text);
         for (n, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
             let Ok(v) = serde_json::from_str::<serde_json::Value>(line) else {
                 r.not_json.push(n + 1);
@@ -352,5 +353,8 @@ mod tests {
         assert!(shown.starts_with("prompts                    2\n"), "{shown}");
         assert!(shown.ends_with("(2 lines without a decision log skipped: error lines)\n(1 lines not JSON skipped, the first at line 6: a line cut short?)\n"), "{shown}");
         assert_eq!(FunnelReport::read("").render(), Funnel::default().render());
+        // A byte-order mark before the first line does not cost that line.
+        let bom = FunnelReport::read(&format!("\u{feff}{log}\n{log}\n"));
+        assert_eq!((bom.funnel.prompts, bom.not_json.len()), (2, 0));
     }
 }

@@ -89,6 +89,11 @@ pub fn audit(
     for (name, bytes) in instances {
         engine.add_instance(name, bytes.clone(), InstanceOptions::default())?;
     }
+    let reach = labels
+        .iter()
+        .filter(|l| l.kind != LabelKind::Unrelated)
+        .map(|l| Ok((l, super::gold::reached(l, &instance_of, instances)?)))
+        .collect::<Result<Vec<(&Label, String)>>>()?;
     let mut out = Vec::new();
     for (name, bytes) in instances {
         let index = crate::Index::open(&bytes[..])?;
@@ -106,10 +111,7 @@ pub fn audit(
             anchors: anchors.clone(),
         };
         let mut counts: BTreeMap<String, usize> = BTreeMap::new();
-        for l in labels.iter().filter(|l| l.kind != LabelKind::Unrelated) {
-            if instance_of(l).as_deref() != Some(name.as_str()) {
-                continue;
-            }
+        for (l, _) in reach.iter().filter(|(_, i)| i == name) {
             a.prompts += 1;
             let answer = engine.ask(&l.prompt, &AskOptions::default())?;
             let Some(log) = answer.log.instances.iter().find(|i| &i.instance == name) else { continue };

@@ -43,11 +43,17 @@ pub fn curve(
     budgets: &[usize],
     tops: &[usize],
 ) -> Result<Vec<Point>> {
-    let questions: Vec<(&Label, String)> = labels
+    let questions = labels
         .iter()
         .filter(|l| l.kind == LabelKind::Question && !l.gold.is_empty())
-        .filter_map(|l| instance_of(l).map(|i| (l, i)))
-        .collect();
+        .map(|l| Ok((l, super::gold::reached(l, &instance_of, instances)?)))
+        .collect::<Result<Vec<(&Label, String)>>>()?;
+    if questions.is_empty() {
+        return Err(Error::invalid(
+            "labels",
+            "no question with gold to measure (kind \"question\", a \"gold\" list)",
+        ));
+    }
     let mut out = Vec::new();
     for &top_k in tops {
         for &budget in budgets {

@@ -162,11 +162,27 @@ struct Raw {
     polite: bool,
 }
 
+/// The instance `label` should reach (`instance_of`), which must be one of `instances`: a label no
+/// loaded instance holds is refused, naming it, as `calibrate` does, not left out of a figure.
+pub fn reached(
+    label: &Label,
+    instance_of: impl Fn(&Label) -> Option<String>,
+    instances: &[(String, Vec<u8>)],
+) -> Result<String> {
+    let name = instance_of(label).ok_or_else(|| {
+        Error::invalid("labels", format!("{}: no loaded instance holds its gold source", label.id))
+    })?;
+    if !instances.iter().any(|(n, _)| *n == name) {
+        return Err(Error::invalid("labels", format!("{}: instance {name:?} is not loaded", label.id)));
+    }
+    Ok(name)
+}
+
 /// Parse a label file (`origin` names it in errors). Blank lines are skipped; any other line that
 /// is not a label is an [`Error::Input`] naming the line.
 pub fn parse_labels(origin: &str, text: &str) -> Result<Vec<Label>> {
     let mut out = Vec::new();
-    for (n, line) in text.lines().enumerate() {
+    for (n, line) in crate::text::without_bom(text).lines().enumerate() {
         if line.trim().is_empty() {
             continue;
         }
@@ -230,6 +246,8 @@ mod tests {
         assert!(e.to_string().contains("t.jsonl:2"), "{e}");
         assert!(parse_labels("t", "{\"prompt\": \" \"}").is_err());
         assert!(parse_labels("t", "{\"prompt\": \"a\", \"gold\": [{\"pages\": [1]}]}").is_err());
+        // A byte-order mark at the start is no bad line (a file saved by a Windows editor).
+        assert_eq!(parse_labels("t", "\u{feff}{\"prompt\": \"a\"}\r\n").unwrap().len(), 1);
     }
 
     #[test]

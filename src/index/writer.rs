@@ -21,6 +21,8 @@ pub const MAX_TERM_BYTES: usize = 96;
 pub struct IndexBuilder {
     meta: IndexMeta,
     sources: Vec<Source>,
+    /// The sources' ids, for the check of a new one (a linear scan made many sources quadratic).
+    source_ids: std::collections::BTreeSet<String>,
     chunks: Vec<Chunk>,
     /// Per chunk: text indexed with it but not stored (titles, keywords); empty for most.
     context: Vec<String>,
@@ -52,6 +54,7 @@ impl IndexBuilder {
                 content_crc: 0,
             },
             sources: Vec::new(),
+            source_ids: Default::default(),
             chunks: Vec::new(),
             context: Vec::new(),
             anchors: Vec::new(),
@@ -122,7 +125,7 @@ impl IndexBuilder {
 
     /// Add a source; returns its id.
     pub fn add_source(&mut self, source: Source) -> Result<u32> {
-        if self.sources.iter().any(|s| s.id == source.id) {
+        if !self.source_ids.insert(source.id.clone()) {
             return Err(Error::input(&source.id, "source id used twice in one index"));
         }
         self.sources.push(source);

@@ -27,10 +27,14 @@ pub trait Files {
     /// The bytes of file `path`.
     fn read(&self, path: &Path) -> Result<Vec<u8>>;
 
-    /// The text of file `path` (UTF-8; anything else is an error, as `std::fs::read_to_string`).
+    /// The text of file `path` (UTF-8; anything else is an error, as `std::fs::read_to_string`),
+    /// without a byte-order mark at its start ([`without_bom`](crate::text::without_bom)).
     fn read_to_string(&self, path: &Path) -> Result<String> {
-        String::from_utf8(self.read(path)?)
-            .map_err(|_| Error::input(path.display().to_string(), "stream did not contain valid UTF-8"))
+        let mut text = String::from_utf8(self.read(path)?)
+            .map_err(|_| Error::input(path.display().to_string(), "stream did not contain valid UTF-8"))?;
+        let bom = text.len() - crate::text::without_bom(&text).len();
+        text.drain(..bom);
+        Ok(text)
     }
 }
 
@@ -83,6 +87,12 @@ mod tests {
         got.sort();
         assert_eq!(got, vec![dir.join("a.txt"), dir.join("bad.txt"), dir.join("sub")]);
         assert_eq!(fs.read_to_string(&dir.join("a.txt")).unwrap(), "한글");
+        std::fs::write(dir.join("bom.txt"), "\u{feff}한글\u{feff}").unwrap();
+        assert_eq!(
+            fs.read_to_string(&dir.join("bom.txt")).unwrap(),
+            "한글\u{feff}",
+            "only the mark at the start"
+        );
         let e = fs.read_to_string(&dir.join("bad.txt")).unwrap_err();
         assert_eq!(e.code(), "input");
         assert!(e.to_string().contains("bad.txt"), "{e}");

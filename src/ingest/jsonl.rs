@@ -39,6 +39,8 @@ struct Record {
 /// Parse JSON Lines `text` (read from `origin`, for messages) into documents.
 pub fn parse(text: &str, origin: &str) -> Result<Vec<Document>> {
     let mut docs: Vec<Document> = Vec::new();
+    // Each source's document, by id (a scan of `docs` per record made many sources quadratic).
+    let mut seen: std::collections::BTreeMap<String, usize> = Default::default();
     for (n, line) in text.lines().enumerate() {
         if line.trim().is_empty() {
             continue;
@@ -60,9 +62,10 @@ pub fn parse(text: &str, origin: &str) -> Result<Vec<Document>> {
             }
         };
         let loc = Location { page: r.page, article, section: r.section, heading: r.heading };
-        let i = match docs.iter().position(|d| d.source.id == r.source) {
-            Some(i) => i,
+        let i = match seen.get(&r.source) {
+            Some(&i) => i,
             None => {
+                seen.insert(r.source.clone(), docs.len());
                 docs.push(Document {
                     source: Source {
                         id: r.source,

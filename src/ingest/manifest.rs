@@ -492,7 +492,20 @@ impl Manifest {
                 "the inputs hold no documents: check each [[input]]'s path, include and format",
             ));
         }
-        build_from_documents(self, &docs, &thesaurus)
+        let (bytes, stats) = build_from_documents(self, &docs, &thesaurus)?;
+        // Documents without a word of text (empty files, a record with `"text": ""`) are an index
+        // of nothing too.
+        if stats.chunks == 0 {
+            return Err(Error::input(
+                &self.name,
+                format!(
+                    "the inputs hold no text ({} documents, 0 chunks): check that the files are not empty \
+                     and that each [[input]]'s format is theirs",
+                    stats.documents
+                ),
+            ));
+        }
+        Ok((bytes, stats))
     }
 }
 
@@ -520,6 +533,14 @@ pub fn build_from_documents(
                 "{pattern:?} = {w}: use a number above 0 and at most {}",
                 crate::index::weights::MAX_WEIGHT
             ),
+        ));
+    }
+    if let Some(p) = m.bm25
+        && !(p.k1.is_finite() && (0.0..=3.0).contains(&p.k1) && p.b.is_finite() && (0.0..=1.0).contains(&p.b))
+    {
+        return Err(Error::invalid(
+            "bm25",
+            format!("k1 = {}, b = {}: use k1 from 0 to 3 and b from 0 to 1", p.k1, p.b),
         ));
     }
     let mut b = IndexBuilder::new(&m.name, m.analyzer.unwrap_or_default());

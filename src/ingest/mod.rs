@@ -26,6 +26,43 @@ pub mod markup;
 pub mod statute;
 
 use crate::corpus::{Location, Source};
+use crate::error::{Error, Result};
+use crate::index::MAGIC;
+
+/// What a build's `--out` path holds before the index is written over it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Existing<'a> {
+    /// Nothing.
+    Missing,
+    /// A regular file, with its first bytes (up to eight).
+    File(&'a [u8]),
+    /// A directory, a symbolic link, a device or a pipe.
+    Other,
+}
+
+/// May a build write its index to `out` (named in the error as the user gave it)? Over nothing, an
+/// empty file or an index (a file that starts with [`MAGIC`], whatever its version or state): never
+/// over a directory, link, device or pipe (the rename would replace it with a file), nor over a
+/// manifest, a document or any other file a slip of `--out` names (`--out indexes/rnd.toml`).
+pub fn check_out(out: &str, existing: Existing) -> Result<()> {
+    match existing {
+        Existing::Missing => Ok(()),
+        Existing::File(head) if head.is_empty() || head.starts_with(&MAGIC) => Ok(()),
+        Existing::File(_) => Err(Error::invalid(
+            "out",
+            format!(
+                "{out} exists and is not an index file (a manifest, a document?): name the index to write, \
+                 or remove that file first"
+            ),
+        )),
+        Existing::Other => Err(Error::invalid(
+            "out",
+            format!(
+                "{out} exists and is not a regular file (a directory, link, device or pipe); name an index file"
+            ),
+        )),
+    }
+}
 
 /// A paragraph-sized piece of a document with its location.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -110,5 +147,20 @@ mod tests {
     fn clean_tidies_whitespace() {
         assert_eq!(clean("  a \t b  \n\n\n  c\r\n"), "a b\n\nc");
         assert_eq!(clean(" \n \n"), "");
+    }
+
+    #[test]
+    fn a_build_replaces_only_nothing_an_empty_file_or_an_index() {
+        let mut index = MAGIC.to_vec();
+        index.truncate(8);
+        for ok in [Existing::Missing, Existing::File(b""), Existing::File(&index)] {
+            assert!(check_out("x.ggi", ok).is_ok(), "{ok:?}");
+        }
+        let toml = check_out("indexes/rnd.toml", Existing::File(b"name = ")).unwrap_err();
+        assert_eq!(toml.code(), "invalid_argument");
+        assert!(toml.to_string().contains("indexes/rnd.toml exists and is not an index file"), "{toml}");
+        let dev = check_out("/dev/null", Existing::Other).unwrap_err();
+        assert!(dev.to_string().contains("/dev/null exists and is not a regular file"), "{dev}");
+        assert!(check_out("x.ggi", Existing::File(&MAGIC[..7])).is_err(), "seven bytes of the header");
     }
 }

@@ -16,3 +16,9 @@ pub use analyzer::{Analyzer, AnalyzerSettings, KoreanMode, Token, words_of};
 pub use case::lowercase;
 pub use normalize::normalize;
 pub use sentence::sentences;
+
+/// `text` without the byte-order mark a Windows editor may put at its start (U+FEFF): a file's
+/// first line then reads as the editor shows it (a label, a log line, a document's title).
+pub fn without_bom(text: &str) -> &str {
+    text.strip_prefix('\u{feff}').unwrap_or(text)
+}

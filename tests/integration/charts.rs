@@ -124,5 +124,5 @@ fn a_chart_that_cannot_be_written_is_an_error() {
         "",
     );
     assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("invalid chart"), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no question with gold to measure"), "{out:?}");
 }

@@ -243,7 +243,9 @@ fn ask_jsonl_contract_stats_and_calibrate() {
     let labels = std::env::temp_dir().join(format!("gg-labels-{}.jsonl", std::process::id()));
     std::fs::write(
         &labels,
-        "{\"prompt\": \"대한민국의 주권은 누구에게 있나요\", \"instance\": \"excerpts\"}\n{\"prompt\": \"헌법 몇 조가 거주 이전의 자유야\", \"instance\": \"excerpts\"}\n{\"prompt\": \"python 점심 메뉴 추천\", \"instance\": null}\n",
+        "{\"prompt\": \"대한민국의 주권은 누구에게 있나요\", \"instance\": \"excerpts\", \"gold\": [{\"source\": \"constitution\", \"articles\": [1]}]}\n\
+         {\"prompt\": \"헌법 몇 조가 거주 이전의 자유야\", \"instance\": \"excerpts\", \"gold\": [{\"source\": \"constitution\", \"articles\": [14]}]}\n\
+         {\"prompt\": \"python 점심 메뉴 추천\", \"instance\": null}\n",
     )
     .expect("labels");
     let out = groundgate(
@@ -308,6 +310,28 @@ fn ask_jsonl_contract_stats_and_calibrate() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let text = String::from_utf8(out.stdout).expect("utf8");
     assert!(text.contains("| 1800 |") && text.contains("knee (top 4)"), "{text}");
+    // A label no loaded instance holds is refused, naming it, as calibrate does (it was left out
+    // of curve's and audit's figures without a word).
+    let ghost = std::env::temp_dir().join(format!("gg-labels-ghost-{}.jsonl", std::process::id()));
+    std::fs::write(
+        &ghost,
+        "{\"id\": \"g1\", \"prompt\": \"연구수당 한도\", \"gold\": [{\"source\": \"manual_body\", \"pages\": [1]}]}\n\
+         {\"id\": \"g2\", \"prompt\": \"점심 메뉴\", \"kind\": \"unrelated\"}\n",
+    )
+    .expect("labels");
+    for command in ["curve", "audit", "calibrate"] {
+        let mut args = vec![command, "--index", idx, "--labels", ghost.to_str().expect("p")];
+        if command == "calibrate" {
+            args.extend(["--folds", "2"]);
+        }
+        let out = groundgate(&args, "");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            !out.status.success() && err.contains("g1: no loaded instance holds its gold source"),
+            "{command}: {err}"
+        );
+    }
+    let _ = std::fs::remove_file(&ghost);
     assert!(!groundgate(&["curve", "--index", idx, "--labels", l, "--budgets", "0"], "").status.success());
 }
 
@@ -393,7 +417,7 @@ fn misplaced_words_are_usage_errors() {
     let other = excerpt_index_file("misplaced2.ggi");
     let (idx, other) = (idx.to_str().expect("path"), other.to_str().expect("path"));
     let line = "{\"id\":1,\"query\":\"주권\",\"text\":\"주권\",\"prompt\":\"주권\"}\n";
-    let cases: [(&[&str], &str); 6] = [
+    let cases: [(&[&str], &str); 8] = [
         // `--index a b`: b is read as a query word (each index needs its own --index).
         (&["search", "--index", idx, other, "주권"], "is an index file, not a word of the query"),
         (&["search", "--index", idx, other, "--jsonl"], "is an index file, not a word of the query"),
@@ -403,6 +427,9 @@ fn misplaced_words_are_usage_errors() {
         (&["ask", "--index", idx, "--jsonl", "주권"], "with --jsonl the input comes from stdin"),
         // `ask --index a.ggi 주권은 누구에게`: --index takes every word up to the next flag.
         (&["ask", "--index", idx, "주권은 누구에게"], "'주권은 누구에게' is not an index file"),
+        // A session no prompt could be asked with: refused before the first, not on every line.
+        (&["ask", "--index", idx, "--jsonl", "--session", ""], "invalid session: must be 1–256 bytes"),
+        (&["ask", "--index", idx, "--session", &"s".repeat(257)], "invalid session: must be 1–256 bytes"),
     ];
     // More input than a pipe holds: the child stops at the usage error without reading it, and the
     // helper sees a broken pipe (a usage error must not depend on who wins that race).

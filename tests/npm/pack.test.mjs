@@ -8,7 +8,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, copyFileSync, rmSync, statSync, readdirSync, existsSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, copyFileSync, rmSync, statSync, readdirSync, existsSync, symlinkSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -209,6 +209,15 @@ test('bin: ask --jsonl and search --jsonl are byte-identical to the native CLI',
   // Half a surrogate pair, as JSON.stringify writes a broken string: U+FFFD, as the JS API reads it.
   assert.match(line('"r14"'), /"route":/);
   assert.equal(out.filter((l) => /"id":null,"error".*is not JSON/.test(l)).length, 2);
+  // A session no prompt could be asked with: a usage error before the first line, as natively.
+  for (const session of ['', 's'.repeat(257)]) {
+    const bad = ['ask', '--index', fixture, '--session', session, '--jsonl'];
+    for (const r of [run(bin, bad, { input }), run(cli, bad, { input })]) {
+      assert.equal(r.status, 2, r.stderr);
+      assert.equal(r.stdout, '');
+      assert.match(r.stderr, /session.*invalid session: must be 1–256 bytes/);
+    }
+  }
   // --timings counts the requests alone (blank and unreadable lines are not timed), as natively.
   const calls = (r) => JSON.parse(r.stderr.trim()).timings.calls;
   const timed = [...args, '--timings'];
@@ -274,6 +283,38 @@ test('bin: build indexes HTML and Markdown with Node alone, the same bytes as th
   const native = run(cli, ['build', '--manifest', 'mine.toml', '--out', 'native.ggi', '--quiet']);
   assert.equal(native.status, 0, native.stderr);
   assert.deepEqual(readFileSync(path.join(scratch, 'out/mine.ggi')), readFileSync(path.join(scratch, 'native.ggi')));
+  // What a build must not write over, on both faces alike: anything but nothing, an empty file or
+  // an index (the manifest itself, a document, a pipe, a directory, a link), and an index of nothing.
+  execFileSync('mkfifo', [path.join(scratch, 'fifo.ggi')]);
+  mkdirSync(path.join(scratch, 'outdir'), { recursive: true });
+  symlinkSync('native.ggi', path.join(scratch, 'link.ggi'));
+  mkdirSync(path.join(scratch, 'blank'), { recursive: true });
+  writeFileSync(path.join(scratch, 'blank/empty.md'), '');
+  writeFileSync(path.join(scratch, 'blank.toml'), '[[input]]\nformat = "markdown"\npath = "blank"\n'.replace(/^/, 'name = "blank"\n'));
+  writeFileSync(path.join(scratch, 'k1.toml'), readFileSync(path.join(scratch, 'mine.toml'), 'utf8') + '[bm25]\nk1 = -5.0\nb = 0.75\n');
+  const manifestBefore = readFileSync(path.join(scratch, 'mine.toml'));
+  for (const exe of [bin, cli]) {
+    for (const [out, why] of [['mine.toml', /mine\.toml exists and is not an index file/], ['docs/faq.md', /faq\.md exists and is not an index file/],
+      ['fifo.ggi', /fifo\.ggi exists and is not a regular file/], ['outdir', /outdir exists and is not a regular file/], ['link.ggi', /link\.ggi exists and is not a regular file/]]) {
+      const r = run(exe, ['build', '--manifest', 'mine.toml', '--out', out, '--quiet']);
+      assert.equal(r.status, 1, `${exe} --out ${out}: ${r.stderr}`);
+      assert.match(r.stderr, why);
+    }
+    const blank = run(exe, ['build', '--manifest', 'blank.toml', '--out', 'blank.ggi', '--quiet']);
+    assert.equal(blank.status, 1, blank.stderr);
+    assert.match(blank.stderr, /the inputs hold no text \(1 documents, 0 chunks\)/);
+    const k1 = run(exe, ['build', '--manifest', 'k1.toml', '--out', 'k1.ggi', '--quiet']);
+    assert.equal(k1.status, 1, k1.stderr);
+    assert.match(k1.stderr, /k1 = -5, b = 0\.75: use k1 from 0 to 3 and b from 0 to 1/);
+  }
+  assert.deepEqual(readFileSync(path.join(scratch, 'mine.toml')), manifestBefore);
+  assert.ok(statSync(path.join(scratch, 'outdir')).isDirectory());
+  assert.deepEqual(readdirSync(scratch).filter((f) => f.endsWith('.tmp') || f === 'blank.ggi' || f === 'k1.ggi'), []);
+  assert.equal(run(bin, ['build', '--manifest', 'mine.toml', '--out', ''], {}).status, 2);
+  // Over an index (a rebuild) and an empty file, it writes.
+  writeFileSync(path.join(scratch, 'empty.ggi'), '');
+  for (const out of ['out/mine.ggi', 'empty.ggi']) assert.equal(run(bin, ['build', '--manifest', 'mine.toml', '--out', out, '--quiet']).status, 0);
+  assert.deepEqual(readFileSync(path.join(scratch, 'empty.ggi')), readFileSync(path.join(scratch, 'native.ggi')));
   const found = run(bin, ['search', '--index', 'out/mine.ggi', '--k', '1', '--jsonl'], { input: '{"id":1,"query":"비밀번호 변경"}\n' });
   const hit = JSON.parse(found.stdout).hits[0];
   assert.equal(hit.source, 'faq');
@@ -414,9 +455,13 @@ test('an esbuild browser bundle loads the wasm in headless Chromium', async () =
   });
   await new Promise((r) => server.listen(0, '127.0.0.1', r));
   const { chromium } = await import('playwright-core');
+  // The server closes whatever happens (a failed launch left it open and the suite never ended).
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update'],
+  }).catch((e) => {
+    server.close();
+    throw e;
   });
   try {
     const page = await browser.newPage();

@@ -4,6 +4,7 @@ use std::path::Path;
 use std::time::Instant;
 
 use groundgate::ingest::manifest::Manifest;
+use groundgate::ingest::{Existing, check_out};
 use indicatif::{ProgressBar, ProgressStyle};
 
 pub fn run(
@@ -13,15 +14,15 @@ pub fn run(
     text: Option<&str>,
 ) -> Result<(), Box<dyn std::error::Error>> {
     let started = Instant::now();
-    // The index is written beside `out` and renamed over it: a directory, device, pipe or link
-    // there would be replaced by a file (or the rename fail after the whole build).
-    if std::fs::symlink_metadata(out).is_ok_and(|m| !m.is_file()) {
-        return Err(format!(
-            "--out {}: exists and is not a regular file (a directory, link, device or pipe); name an index file",
-            out.display()
-        )
-        .into());
-    }
+    // The index is written beside `out` and renamed over it: only over nothing, an empty file or
+    // an index (`ingest::check_out`), before the build's work.
+    let head = read_head(out).map_err(|e| at(out, e))?;
+    let existing = match std::fs::symlink_metadata(out) {
+        Err(_) => Existing::Missing,
+        Ok(m) if m.is_file() => Existing::File(&head),
+        Ok(_) => Existing::Other,
+    };
+    check_out(&out.display().to_string(), existing)?;
     let mut m = Manifest::load(manifest)?;
     match text {
         Some("plain") => m.text = groundgate::index::TextCodec::Plain,
@@ -61,6 +62,17 @@ pub fn run(
         out.display()
     );
     Ok(())
+}
+
+/// The first eight bytes of the regular file at `path` (empty when it is none or missing).
+fn read_head(path: &Path) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    if !std::fs::symlink_metadata(path).is_ok_and(|m| m.is_file()) {
+        return Ok(Vec::new());
+    }
+    let mut head = Vec::with_capacity(8);
+    std::fs::File::open(path)?.take(8).read_to_end(&mut head)?;
+    Ok(head)
 }
 
 /// An I/O error with the path it is about.

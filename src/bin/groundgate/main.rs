@@ -155,8 +155,8 @@ enum Command {
         /// Index files, one per instance (instance name = the index's name).
         #[arg(long, required = true, num_args = 1..)]
         index: Vec<PathBuf>,
-        /// Session id for dedup (a JSON line's "session" overrides it).
-        #[arg(long)]
+        /// Session id for dedup, 1–256 bytes (a JSON line's "session" overrides it).
+        #[arg(long, value_parser = session_id)]
         session: Option<String>,
         /// Context format.
         #[arg(long, default_value = "short", value_parser = ["short", "detailed"])]
@@ -396,6 +396,11 @@ fn prompt_as_index(index: &[PathBuf], prompt: &[String]) -> Option<String> {
         "'{}' is not an index file: --index takes every word up to the next flag; give the prompt before --index, or after --",
         w.display()
     ))
+}
+
+/// `--session`, checked before anything runs (a bad one was an error on every prompt).
+fn session_id(s: &str) -> Result<String, String> {
+    groundgate::deliver::session::check_id(s).map(|()| s.to_string()).map_err(|e| e.to_string())
 }
 
 /// Refuse misplaced words ([`misplaced`], [`prompt_as_index`]) before anything runs: exit code 2,

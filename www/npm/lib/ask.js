@@ -3,7 +3,7 @@
 // native CLI's `ask --jsonl`: each line is answered by the library, `Engine.askLine`) or readable
 // text.
 
-const { parse, integer, usage, misplaced, promptAsIndex, printable } = require('./args');
+const { parse, integer, usage, misplaced, promptAsIndex, printable, UsageError } = require('./args');
 const load = require('./load');
 const jsonl = require('./jsonl');
 
@@ -40,6 +40,10 @@ async function run(argv) {
   if (!a.jsonl && positional.length) load.oneShot();
   const engine = load.engine(a.index, { config, now });
   const format = a.format;
+  // A session no prompt could be asked with (empty, over 256 bytes) is refused before the first
+  // prompt, by the library's rule: `askLine` checks its defaults even for a blank line.
+  const refused = engine.askLine('', 1, { session: a.session, format });
+  if (refused !== '') throw new UsageError(`--session: ${JSON.parse(refused).error.message}`);
   if (a.jsonl) {
     const clock = new jsonl.Timings();
     const defaults = { session: a.session, format };

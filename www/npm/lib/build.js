@@ -4,7 +4,7 @@
 
 const fs = require('node:fs');
 const path = require('node:path');
-const { parse, usage } = require('./args');
+const { parse, usage, UsageError } = require('./args');
 const { systemMessage } = require('./load');
 
 const summary = 'Build an index from a manifest.';
@@ -16,9 +16,40 @@ const spec = {
   help: { type: 'boolean', help: 'this text' },
 };
 
+/**
+ * Throw unless the index may be written to `out`: over nothing, an empty file or an index — the
+ * library's rule (`checkOut`, as the native CLI), told what is there: never a directory, link,
+ * device or pipe, nor a manifest or a document that a slip of `--out` names.
+ */
+function checkOut(out) {
+  let kind = 'missing';
+  let head;
+  try {
+    kind = fs.lstatSync(out).isFile() ? 'file' : 'other';
+  } catch {
+    // Missing (or under a missing folder, created later): nothing to replace.
+  }
+  if (kind === 'file') {
+    try {
+      const fd = fs.openSync(out, 'r');
+      try {
+        const buf = Buffer.alloc(8);
+        head = buf.subarray(0, fs.readSync(fd, buf, 0, 8, 0));
+      } finally {
+        fs.closeSync(fd);
+      }
+    } catch (e) {
+      throw new Error(`${out}: ${systemMessage(e)}`);
+    }
+  }
+  require('./indexer').module().checkOut(out, kind, head);
+}
+
 async function run(argv) {
   const { values: a } = parse(argv, spec, 'build');
   if (a.help) return process.stdout.write(usage('build', summary, spec));
+  if (a.out === '') throw new UsageError('--out: name the index file to write');
+  checkOut(a.out);
   const started = process.hrtime.bigint();
   const tty = !a.quiet && process.stderr.isTTY;
   const progress = tty ? (done, total) => process.stderr.write(`\rbuilding: ${done}/${total} files`) : undefined;
@@ -31,6 +62,11 @@ async function run(argv) {
     fs.writeFileSync(tmp, bytes);
     fs.renameSync(tmp, a.out);
   } catch (e) {
+    try {
+      fs.rmSync(tmp, { force: true }); // a failed rename leaves no half-written index behind
+    } catch {
+      // Never written, or not a file.
+    }
     throw new Error(`${a.out}: ${systemMessage(e)}`);
   }
   const secs = Number(process.hrtime.bigint() - started) / 1e9;
