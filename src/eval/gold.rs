@@ -191,6 +191,17 @@ pub fn parse_labels(origin: &str, text: &str) -> Result<Vec<Label>> {
         if raw.prompt.trim().is_empty() {
             return Err(Error::input(format!("{origin}:{}", n + 1), "empty prompt"));
         }
+        // Refused here, naming the line, rather than by `ask` in the middle of a run.
+        if raw.prompt.len() > crate::engine::MAX_PROMPT_BYTES {
+            return Err(Error::input(
+                format!("{origin}:{}", n + 1),
+                format!(
+                    "a prompt of {} bytes, at most {}",
+                    raw.prompt.len(),
+                    crate::engine::MAX_PROMPT_BYTES
+                ),
+            ));
+        }
         if raw.gold.iter().any(|g| g.source.is_empty()) {
             return Err(Error::input(format!("{origin}:{}", n + 1), "a gold entry without \"source\""));
         }
@@ -248,6 +259,12 @@ mod tests {
         assert!(parse_labels("t", "{\"prompt\": \"a\", \"gold\": [{\"pages\": [1]}]}").is_err());
         // A byte-order mark at the start is no bad line (a file saved by a Windows editor).
         assert_eq!(parse_labels("t", "\u{feff}{\"prompt\": \"a\"}\r\n").unwrap().len(), 1);
+        let long = format!(
+            "{{\"prompt\": \"a\"}}\n{{\"prompt\": \"{}\"}}",
+            "a".repeat(crate::engine::MAX_PROMPT_BYTES + 1)
+        );
+        let e = parse_labels("t", &long).unwrap_err();
+        assert!(e.to_string().contains("t:2") && e.to_string().contains("1048577 bytes"), "{e}");
     }
 
     #[test]

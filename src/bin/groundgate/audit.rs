@@ -63,7 +63,7 @@ pub fn run_audit(
         toml.push_str(&format!("# {}\nanchors = {}\n", a.instance, serde_json::to_string(&anchors)?));
     }
     if let Some(path) = write_anchors {
-        std::fs::write(path, toml)?;
+        std::fs::write(path, toml).map_err(|e| format!("{}: {e}", path.display()))?;
         writeln!(
             out,
             "\nupdated anchor lists (manifest `anchors = [...]` lines) written to {}",

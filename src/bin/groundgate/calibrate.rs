@@ -232,7 +232,7 @@ pub fn run(a: Args) -> Result<(), Box<dyn std::error::Error>> {
         for path in &a.indexes {
             let bytes = crate::index_file::read(path)?;
             let updated = groundgate::index::with_gate_model(&bytes, &model)?;
-            std::fs::write(path, updated)?;
+            std::fs::write(path, updated).map_err(|e| format!("{}: {e}", path.display()))?;
             writeln!(out, "wrote the gate model into {}", path.display())?;
         }
     } else {
