@@ -16,10 +16,13 @@ pub fn run(
     let started = Instant::now();
     // The index is written beside `out` and renamed over it: only over nothing, an empty file or
     // an index (`ingest::check_out`), before the build's work.
-    let head = read_head(out).map_err(|e| at(out, e))?;
+    let head;
     let existing = match std::fs::symlink_metadata(out) {
         Err(_) => Existing::Missing,
-        Ok(m) if m.is_file() => Existing::File(&head),
+        Ok(m) if m.is_file() => {
+            head = read_head(out).map_err(|e| at(out, e))?;
+            Existing::File(&head)
+        }
         Ok(_) => Existing::Other,
     };
     check_out(&out.display().to_string(), existing)?;
@@ -64,12 +67,9 @@ pub fn run(
     Ok(())
 }
 
-/// The first eight bytes of the regular file at `path` (empty when it is none or missing).
+/// The first eight bytes of the file at `path` (fewer when it is shorter).
 fn read_head(path: &Path) -> std::io::Result<Vec<u8>> {
     use std::io::Read;
-    if !std::fs::symlink_metadata(path).is_ok_and(|m| m.is_file()) {
-        return Ok(Vec::new());
-    }
     let mut head = Vec::with_capacity(8);
     std::fs::File::open(path)?.take(8).read_to_end(&mut head)?;
     Ok(head)
