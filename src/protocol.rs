@@ -90,7 +90,7 @@ pub fn parse(line: &[u8], n: usize, len: usize) -> Parsed {
 /// `\uFFFD`, or `None` when it has none. JavaScript's `JSON.stringify` writes a string's lone
 /// surrogates as such escapes, which JSON parsers (serde_json) refuse; the JS API receives the same
 /// strings with U+FFFD in their place, so a line answers as the call does.
-fn lone_surrogates_replaced(text: &str) -> Option<String> {
+pub(crate) fn lone_surrogates_replaced(text: &str) -> Option<String> {
     if !text.contains("\\u") {
         return None;
     }

@@ -186,7 +186,9 @@ pub fn parse_labels(origin: &str, text: &str) -> Result<Vec<Label>> {
         if line.trim().is_empty() {
             continue;
         }
-        let raw: Raw = serde_json::from_str(line)
+        // Half a surrogate pair (JSON.stringify of a broken string) reads as U+FFFD, as in `--jsonl`.
+        let fixed = crate::protocol::lone_surrogates_replaced(line);
+        let raw: Raw = serde_json::from_str(fixed.as_deref().unwrap_or(line))
             .map_err(|e| Error::input(format!("{origin}:{}", n + 1), e.to_string()))?;
         if raw.prompt.trim().is_empty() {
             return Err(Error::input(format!("{origin}:{}", n + 1), "empty prompt"));
@@ -263,6 +265,8 @@ mod tests {
             "{{\"prompt\": \"a\"}}\n{{\"prompt\": \"{}\"}}",
             "a".repeat(crate::engine::MAX_PROMPT_BYTES + 1)
         );
+        let broken = parse_labels("t", r#"{"prompt": "a\ud800b"}"#).unwrap();
+        assert_eq!(broken[0].prompt, "a\u{fffd}b");
         let e = parse_labels("t", &long).unwrap_err();
         assert!(e.to_string().contains("t:2") && e.to_string().contains("1048577 bytes"), "{e}");
     }

@@ -46,7 +46,10 @@ pub fn parse(text: &str, origin: &str) -> Result<Vec<Document>> {
             continue;
         }
         let at = || format!("{origin}:{}", n + 1);
-        let r: Record = serde_json::from_str(line).map_err(|e| Error::input(at(), e.to_string()))?;
+        // Half a surrogate pair (JSON.stringify of a broken string) reads as U+FFFD, as in `--jsonl`.
+        let fixed = crate::protocol::lone_surrogates_replaced(line);
+        let r: Record = serde_json::from_str(fixed.as_deref().unwrap_or(line))
+            .map_err(|e| Error::input(at(), e.to_string()))?;
         if r.source.trim().is_empty() {
             return Err(Error::input(at(), "empty \"source\""));
         }
@@ -113,5 +116,8 @@ mod tests {
         assert!(e.to_string().contains("f.jsonl:2"), "{e}");
         assert!(parse(r#"{"source":"a","title":"A"}"#, "f").is_err());
         assert!(parse(r#"{"source":"a","title":"A","text":"x","pgae":1}"#, "f").is_err());
+        // Half a surrogate pair is no bad line: U+FFFD, as the `--jsonl` loops read it.
+        let d = parse(r#"{"source":"a","title":"A\udc00","text":"x\ud800y"}"#, "f").unwrap();
+        assert_eq!((d[0].source.title.as_str(), d[0].blocks[0].text.as_str()), ("A\u{fffd}", "x\u{fffd}y"));
     }
 }
