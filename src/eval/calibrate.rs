@@ -24,7 +24,7 @@ use serde::Serialize;
 
 use super::gold::{Label, LabelKind};
 use crate::engine::{AskOptions, Config, Engine, InstanceOptions};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::gate::features::PHRASING;
 use crate::gate::model::best_utility_threshold;
 use crate::gate::router::{Form, classify};
@@ -77,12 +77,8 @@ pub fn collect(instances: &[(String, Vec<u8>)], config: &Config, labels: &[Label
         let instance = if label.kind == LabelKind::Unrelated {
             None
         } else {
-            let name = label.instance_in(|s| holder.get(s).cloned()).ok_or_else(|| {
-                Error::invalid("labels", format!("{}: no loaded instance holds its gold source", label.id))
-            })?;
-            Some(names.iter().position(|n| *n == name).ok_or_else(|| {
-                Error::invalid("labels", format!("{}: instance {name:?} is not loaded", label.id))
-            })?)
+            let name = super::gold::reached(label, |l| l.instance_in(|s| holder.get(s).cloned()), instances)?;
+            names.iter().position(|n| *n == name)
         };
         let a = engine.ask(&label.prompt, &AskOptions::default())?;
         let features = a.log.instances.iter().map(|l| l.gate.as_ref().map(|g| g.features)).collect();
