@@ -137,6 +137,33 @@ fn search_table_and_bad_index() {
     }
 }
 
+#[cfg(unix)]
+#[test]
+fn a_device_given_as_a_file_is_refused_before_it_is_read() {
+    // Read whole, /dev/zero would never end: labels, settings, logs, REBEL criteria and replies.
+    let idx = excerpt_index_file("device.ggi");
+    let idx = idx.to_str().expect("path");
+    for args in [
+        &["ask", "--index", idx, "--config", "/dev/zero", "x"][..],
+        &["route-eval", "--labels", "/dev/zero", "--index", idx],
+        &["calibrate", "--index", idx, "--labels", "/dev/zero"],
+        &["audit", "--index", idx, "--labels", "/dev/zero"],
+        &["curve", "--index", idx, "--labels", "/dev/zero"],
+        &["stats", "/dev/zero"],
+        &["rebel", "--index", idx, "--criteria", "/dev/zero", "헌법"],
+        &["rebel", "--index", idx, "--reply", "/dev/zero", "헌법"],
+    ] {
+        let out = groundgate(args, "");
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+        assert_eq!(
+            String::from_utf8_lossy(&out.stderr),
+            "groundgate: /dev/zero: a device, not a file\n",
+            "{args:?}"
+        );
+    }
+}
+
 #[test]
 fn build_and_info() {
     let out_path = std::env::temp_dir().join(format!("gg-cli-build-{}.ggi", std::process::id()));

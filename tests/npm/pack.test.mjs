@@ -387,6 +387,11 @@ test('bin: bad input is a message and an exit code, never a stack trace', () => 
     [['frobnicate'], 2, /unknown command 'frobnicate'/],
     [['stats'], 2, /expected one LOGFILE/],
     [['stats', 'missing.jsonl'], 1, /^groundgate: missing\.jsonl: no such file or directory\n$/],
+    // A device is refused before it is read (it would be read until memory runs out), as natively.
+    ...(process.platform === 'win32' ? [] : [
+      [['stats', '/dev/zero'], 1, /^groundgate: \/dev\/zero: a device, not a file\n$/],
+      [['ask', '--index', fixture, '--config', '/dev/zero', 'x'], 1, /^groundgate: \/dev\/zero: a device, not a file\n$/],
+    ]),
     // Misplaced words, refused as the native CLI refuses them (tests/integration/cli.rs).
     [['search', '--index', fixture, fixture, '주권'], 2, /is an index file, not a word of the query: give each index its own --index/],
     [['search', '--index', fixture, '--jsonl', '주권'], 2, /with --jsonl the input comes from stdin/],

@@ -42,7 +42,7 @@ pub fn load(indexes: &[PathBuf]) -> Result<Loaded, Box<dyn std::error::Error>> {
 pub fn labels(paths: &[PathBuf]) -> Result<Vec<groundgate::eval::gold::Label>, Box<dyn std::error::Error>> {
     let mut out = Vec::new();
     for p in paths {
-        let text = std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()))?;
+        let text = crate::input_file::read_text(p)?;
         out.extend(parse_labels(&p.display().to_string(), &text)?);
     }
     Ok(out)

@@ -10,6 +10,7 @@ mod calibrate;
 mod chart;
 mod index_file;
 mod info;
+mod input_file;
 mod rebel;
 mod route;
 mod search;

@@ -1,12 +1,12 @@
 //! `groundgate route-eval` and `groundgate rules`.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use groundgate::eval::route::{Case, evaluate};
 use serde_json::Value;
 
-pub fn eval(labels: &PathBuf, indexes: &[PathBuf], misses: usize) -> Result<(), Box<dyn std::error::Error>> {
-    let text = std::fs::read_to_string(labels).map_err(|e| format!("{}: {e}", labels.display()))?;
+pub fn eval(labels: &Path, indexes: &[PathBuf], misses: usize) -> Result<(), Box<dyn std::error::Error>> {
+    let text = crate::input_file::read_text(labels)?;
     let mut cases = Vec::new();
     for (n, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
         let v: Value =

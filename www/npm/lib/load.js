@@ -21,9 +21,14 @@ function oneShot() {
   require('node:v8').setFlagsFromString('--liftoff-only');
 }
 
-/** Read a file, with the path in the message of any failure. */
+/**
+ * Read a file, with the path in the message of any failure. A device is refused before it is read
+ * (`--config /dev/zero` would be read until memory runs out); pipes are read as files are.
+ */
 function readFile(file) {
   try {
+    const stat = fs.statSync(file);
+    if (stat.isCharacterDevice() || stat.isBlockDevice()) throw new Error('a device, not a file');
     return fs.readFileSync(file);
   } catch (e) {
     throw new Error(`${file}: ${systemMessage(e)}`);
