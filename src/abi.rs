@@ -32,6 +32,11 @@
 //! | `gg_tool_definitions` | — | the tools' definitions |
 //! | `gg_handle_line` | handle, a JSON Lines request `{"id","tool","arguments"}` | status 0; the reply line (`{"id","result"}` or `{"id","error"}`; empty for a blank line) as raw bytes, not wrapped |
 //!
+//! Arguments are read in place, never copied before their checks, and index bytes are copied only
+//! after a check that the copy fits: an argument too large for the module's memory is
+//! `invalid_argument`. Any other allocation that fails (the host filled the memory with its own
+//! `gg_alloc`s) aborts the module, as every wasm32 allocation failure does: instantiate it again.
+//!
 //! There is no clock import: an engine's clock stands at 0 ms until `gg_set_clock`, or a call
 //! passes `now_ms` in its options (session dedup needs one of them; the deadline gate never fires
 //! on a stopped clock). Single-threaded, like every wasm32-unknown-unknown module.
@@ -59,26 +64,35 @@ const FAILED: i32 = 1;
 
 #[derive(Default)]
 struct State {
-    /// Live allocations by start address; each buffer is at least one byte, so addresses differ.
-    allocs: BTreeMap<usize, Vec<u8>>,
-    /// Engines by handle − 1; `None` once freed (handles are never reused).
-    engines: Vec<Option<Engine>>,
+    allocs: Allocs,
+    engines: Engines,
     /// The last call's result.
     result: Vec<u8>,
 }
+
+/// Live allocations by start address; each buffer is at least one byte, so addresses differ.
+/// A call reads its arguments in place (borrowed next to the engine it runs, never copied): a
+/// 2 GiB argument is refused by the call's own size check, not by a failed copy that would abort
+/// the module.
+#[derive(Default)]
+struct Allocs(BTreeMap<usize, Vec<u8>>);
+
+/// Engines by handle − 1; `None` once freed (handles are never reused).
+#[derive(Default)]
+struct Engines(Vec<Option<Engine>>);
 
 thread_local! {
     static STATE: RefCell<State> = RefCell::new(State::default());
 }
 
-impl State {
+impl Allocs {
     /// The bytes at `(ptr, len)`, which must lie inside one live allocation.
     fn bytes(&self, ptr: usize, len: usize, what: &'static str) -> Result<&[u8]> {
         if len == 0 {
             return Ok(&[]);
         }
         let outside = || Error::invalid(what, format!("({ptr}, {len}) is not inside a gg_alloc allocation"));
-        let (&base, buf) = self.allocs.range(..=ptr).next_back().ok_or_else(outside)?;
+        let (&base, buf) = self.0.range(..=ptr).next_back().ok_or_else(outside)?;
         let start = ptr - base;
         let end = start.checked_add(len).ok_or_else(outside)?;
         buf.get(start..end).ok_or_else(outside)
@@ -102,15 +116,19 @@ impl State {
         }
         serde_json::from_slice(bytes).map_err(|e| Error::invalid(what, e.to_string()))
     }
+}
 
-    fn engine(&mut self, handle: u32) -> Result<&mut Engine> {
+impl Engines {
+    fn get(&mut self, handle: u32) -> Result<&mut Engine> {
         (handle as usize)
             .checked_sub(1)
-            .and_then(|i| self.engines.get_mut(i))
+            .and_then(|i| self.0.get_mut(i))
             .and_then(Option::as_mut)
             .ok_or_else(|| Error::invalid("engine", format!("{handle} is not a live engine handle")))
     }
+}
 
+impl State {
     fn set_result(&mut self, outcome: Result<Vec<u8>>) -> i32 {
         let (status, bytes) = match outcome {
             Ok(json) => (OK, json),
@@ -119,6 +137,22 @@ impl State {
         self.result = bytes;
         status
     }
+}
+
+/// Index bytes copied into the engine's shared buffer, or `invalid_argument` when the copy would not
+/// fit in the module's memory (checked first, with room for what opening the index allocates
+/// besides, as the JS build checks it: a failed allocation would abort the module).
+fn shared_bytes(bytes: &[u8]) -> Result<std::sync::Arc<[u8]>> {
+    let n = bytes.len();
+    if Vec::<u8>::new().try_reserve_exact(n.saturating_add(n / 8).saturating_add(1 << 20)).is_err() {
+        return Err(Error::invalid(
+            "index bytes",
+            format!(
+                "{n} bytes do not fit in the module's memory next to the allocations and instances it holds"
+            ),
+        ));
+    }
+    Ok(std::sync::Arc::from(bytes))
 }
 
 fn json<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>> {
@@ -150,14 +184,14 @@ pub extern "C" fn gg_alloc(len: usize) -> usize {
     }
     buf.resize(len.max(1), 0);
     let ptr = buf.as_ptr() as usize;
-    STATE.with(|s| s.borrow_mut().allocs.insert(ptr, buf));
+    STATE.with(|s| s.borrow_mut().allocs.0.insert(ptr, buf));
     ptr
 }
 
 /// Release an allocation made by [`gg_alloc`]; status 1 if `ptr` is not one.
 #[unsafe(no_mangle)]
 pub extern "C" fn gg_free(ptr: usize) -> i32 {
-    STATE.with(|s| if s.borrow_mut().allocs.remove(&ptr).is_some() { OK } else { FAILED })
+    STATE.with(|s| if s.borrow_mut().allocs.0.remove(&ptr).is_some() { OK } else { FAILED })
 }
 
 /// Address of the last call's result.
@@ -177,11 +211,12 @@ pub extern "C" fn gg_result_len() -> usize {
 pub extern "C" fn gg_engine_new(config_ptr: usize, config_len: usize) -> u32 {
     let mut handle = 0;
     call(|st| {
-        let config: Config = st.options(config_ptr, config_len, "config")?;
+        let config: Config = st.allocs.options(config_ptr, config_len, "config")?;
         let mut engine = Engine::new(config)?;
         engine.set_clock(Box::new(FixedClock(0)));
-        st.engines.push(Some(engine));
-        handle = u32::try_from(st.engines.len()).map_err(|_| Error::invalid("engine", "too many engines"))?;
+        st.engines.0.push(Some(engine));
+        handle =
+            u32::try_from(st.engines.0.len()).map_err(|_| Error::invalid("engine", "too many engines"))?;
         json(&handle)
     });
     handle
@@ -191,8 +226,8 @@ pub extern "C" fn gg_engine_new(config_ptr: usize, config_len: usize) -> u32 {
 #[unsafe(no_mangle)]
 pub extern "C" fn gg_engine_free(engine: u32) -> i32 {
     call(|st| {
-        st.engine(engine)?;
-        st.engines[engine as usize - 1] = None;
+        st.engines.get(engine)?;
+        st.engines.0[engine as usize - 1] = None;
         json(&())
     })
 }
@@ -201,7 +236,7 @@ pub extern "C" fn gg_engine_free(engine: u32) -> i32 {
 #[unsafe(no_mangle)]
 pub extern "C" fn gg_set_clock(engine: u32, ms: u64) -> i32 {
     call(|st| {
-        st.engine(engine)?.set_clock(Box::new(FixedClock(ms)));
+        st.engines.get(engine)?.set_clock(Box::new(FixedClock(ms)));
         json(&())
     })
 }
@@ -218,12 +253,12 @@ pub extern "C" fn gg_add_instance(
     options_len: usize,
 ) -> i32 {
     call(|st| {
-        let name = st.text(name_ptr, name_len, "name")?.to_string();
-        let opts: InstanceOptions = st.options(options_ptr, options_len, "options")?;
-        let bytes = std::sync::Arc::<[u8]>::from(st.bytes(bytes_ptr, bytes_len, "index bytes")?);
-        let engine = st.engine(engine)?;
-        engine.add_instance(&name, bytes, opts)?;
-        json(engine.index(&name)?.meta())
+        let name = st.allocs.text(name_ptr, name_len, "name")?;
+        let opts: InstanceOptions = st.allocs.options(options_ptr, options_len, "options")?;
+        let bytes = shared_bytes(st.allocs.bytes(bytes_ptr, bytes_len, "index bytes")?)?;
+        let engine = st.engines.get(engine)?;
+        engine.add_instance(name, bytes, opts)?;
+        json(engine.index(name)?.meta())
     })
 }
 
@@ -231,8 +266,8 @@ pub extern "C" fn gg_add_instance(
 #[unsafe(no_mangle)]
 pub extern "C" fn gg_remove_instance(engine: u32, name_ptr: usize, name_len: usize) -> i32 {
     call(|st| {
-        let name = st.text(name_ptr, name_len, "name")?.to_string();
-        st.engine(engine)?.remove_instance(&name)?;
+        let name = st.allocs.text(name_ptr, name_len, "name")?;
+        st.engines.get(engine)?.remove_instance(name)?;
         json(&())
     })
 }
@@ -240,15 +275,15 @@ pub extern "C" fn gg_remove_instance(engine: u32, name_ptr: usize, name_len: usi
 /// Loaded instance names.
 #[unsafe(no_mangle)]
 pub extern "C" fn gg_instances(engine: u32) -> i32 {
-    call(|st| json(&st.engine(engine)?.instance_names()))
+    call(|st| json(&st.engines.get(engine)?.instance_names()))
 }
 
 /// An instance's meta (name, title, counts, settings).
 #[unsafe(no_mangle)]
 pub extern "C" fn gg_info(engine: u32, name_ptr: usize, name_len: usize) -> i32 {
     call(|st| {
-        let name = st.text(name_ptr, name_len, "name")?.to_string();
-        json(st.engine(engine)?.index(&name)?.meta())
+        let name = st.allocs.text(name_ptr, name_len, "name")?;
+        json(st.engines.get(engine)?.index(name)?.meta())
     })
 }
 
@@ -262,9 +297,9 @@ pub extern "C" fn gg_ask(
     options_len: usize,
 ) -> i32 {
     call(|st| {
-        let prompt = st.text(prompt_ptr, prompt_len, "prompt")?.to_string();
-        let opts: AskOptions = st.options(options_ptr, options_len, "options")?;
-        json(&st.engine(engine)?.ask(&prompt, &opts)?)
+        let prompt = st.allocs.text(prompt_ptr, prompt_len, "prompt")?;
+        let opts: AskOptions = st.allocs.options(options_ptr, options_len, "options")?;
+        json(&st.engines.get(engine)?.ask(prompt, &opts)?)
     })
 }
 
@@ -279,9 +314,9 @@ pub extern "C" fn gg_search(
     k: u32,
 ) -> i32 {
     call(|st| {
-        let instance = st.text(instance_ptr, instance_len, "instance")?.to_string();
-        let query = st.text(query_ptr, query_len, "query")?.to_string();
-        json(&st.engine(engine)?.search(&instance, &query, k as usize)?)
+        let instance = st.allocs.text(instance_ptr, instance_len, "instance")?;
+        let query = st.allocs.text(query_ptr, query_len, "query")?;
+        json(&st.engines.get(engine)?.search(instance, query, k as usize)?)
     })
 }
 
@@ -289,8 +324,8 @@ pub extern "C" fn gg_search(
 #[unsafe(no_mangle)]
 pub extern "C" fn gg_clear_session(engine: u32, session_ptr: usize, session_len: usize) -> i32 {
     call(|st| {
-        let session = st.text(session_ptr, session_len, "session")?.to_string();
-        st.engine(engine)?.clear_session(&session);
+        let session = st.allocs.text(session_ptr, session_len, "session")?;
+        st.engines.get(engine)?.clear_session(session);
         json(&())
     })
 }
@@ -298,7 +333,7 @@ pub extern "C" fn gg_clear_session(engine: u32, session_ptr: usize, session_len:
 /// The delivery rules for an agent's instructions (`ko` or `en`), as a JSON string.
 #[unsafe(no_mangle)]
 pub extern "C" fn gg_rules(lang_ptr: usize, lang_len: usize) -> i32 {
-    call(|st| json(crate::deliver::rules::rules(st.text(lang_ptr, lang_len, "lang")?)?))
+    call(|st| json(crate::deliver::rules::rules(st.allocs.text(lang_ptr, lang_len, "lang")?)?))
 }
 
 /// Call a pull tool; the result is the tool's JSON (docs/tools.md).
@@ -312,9 +347,9 @@ pub extern "C" fn gg_call_tool(
     args_len: usize,
 ) -> i32 {
     call(|st| {
-        let name = st.text(name_ptr, name_len, "tool")?.to_string();
-        let args = st.text(args_ptr, args_len, "arguments")?.to_string();
-        Ok(crate::tools::call_str(st.engine(engine)?, &name, &args)?.into_bytes())
+        let name = st.allocs.text(name_ptr, name_len, "tool")?;
+        let args = st.allocs.text(args_ptr, args_len, "arguments")?;
+        Ok(crate::tools::call_str(st.engines.get(engine)?, name, args)?.into_bytes())
     })
 }
 
@@ -331,8 +366,8 @@ pub extern "C" fn gg_tool_definitions() -> i32 {
 #[unsafe(no_mangle)]
 pub extern "C" fn gg_handle_line(engine: u32, line_ptr: usize, line_len: usize) -> i32 {
     call(|st| {
-        let line = st.bytes(line_ptr, line_len, "line")?.to_vec();
-        Ok(crate::protocol::handle_line(st.engine(engine)?, &line).into_bytes())
+        let line = st.allocs.bytes(line_ptr, line_len, "line")?;
+        Ok(crate::protocol::handle_line(st.engines.get(engine)?, line).into_bytes())
     })
 }
 
@@ -345,7 +380,7 @@ mod tests {
     /// Copy `bytes` into a fresh allocation, as a host writes into linear memory.
     fn put(bytes: &[u8]) -> (usize, usize) {
         let ptr = gg_alloc(bytes.len());
-        STATE.with(|s| s.borrow_mut().allocs.get_mut(&ptr).unwrap()[..bytes.len()].copy_from_slice(bytes));
+        STATE.with(|s| s.borrow_mut().allocs.0.get_mut(&ptr).unwrap()[..bytes.len()].copy_from_slice(bytes));
         (ptr, bytes.len())
     }
 

@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use wasmtime::{Engine, Instance, Memory, Module, Store, TypedFunc};
+use wasmtime::{Engine, Instance, Memory, Module, Store, StoreLimits, StoreLimitsBuilder, TypedFunc};
 
 /// The repository root (two levels up from this crate).
 pub fn root() -> PathBuf {
@@ -50,7 +50,7 @@ type Ptr = u32;
 
 /// One instantiated module and its exports.
 pub struct Host {
-    store: Store<()>,
+    store: Store<StoreLimits>,
     memory: Memory,
     alloc: TypedFunc<u32, Ptr>,
     free: TypedFunc<Ptr, i32>,
@@ -62,9 +62,20 @@ pub struct Host {
 impl Host {
     /// Compile and instantiate the module with **no imports** (it must need none).
     pub fn load(path: &Path) -> wasmtime::Result<Host> {
+        Host::load_limited(path, None)
+    }
+
+    /// [`Host::load`] with the module's linear memory capped at `memory` bytes (an embedder's
+    /// limit; the module's allocations fail beyond it).
+    pub fn load_limited(path: &Path, memory: Option<usize>) -> wasmtime::Result<Host> {
         let engine = Engine::default();
         let module = Module::from_file(&engine, path)?;
-        let mut store = Store::new(&engine, ());
+        let mut limits = StoreLimitsBuilder::new();
+        if let Some(bytes) = memory {
+            limits = limits.memory_size(bytes);
+        }
+        let mut store = Store::new(&engine, limits.build());
+        store.limiter(|limits| limits);
         let instance = Instance::new(&mut store, &module, &[])?;
         let memory = instance
             .get_memory(&mut store, "memory")

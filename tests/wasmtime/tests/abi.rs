@@ -160,6 +160,37 @@ fn the_api_round_trip() {
 }
 
 #[test]
+fn an_argument_too_large_to_copy_is_a_typed_error_not_an_abort() {
+    // An embedder caps the module's memory at 256 MiB and passes a 150 MiB argument: copying it
+    // would need more than the memory left, and a failed allocation aborts a wasm module for good.
+    // Arguments are read in place and index bytes checked before their copy: typed errors, and the
+    // module goes on answering.
+    let mut h = Host::load_limited(&wasm(), Some(256 << 20)).expect("instantiate");
+    let engine = h.engine_new("").unwrap().unwrap();
+    let bytes = std::fs::read(root().join("tests/fixtures/v1/excerpts.ggi")).unwrap();
+    h.add_instance(engine, "x", &bytes, "").unwrap().ok();
+    let probe = h.ask(engine, "대한민국의 주권은 누구에게 있나요?", "").unwrap().ok();
+    let big = 150u32 << 20;
+    let ptr: u32 = h.raw("gg_alloc", big).unwrap();
+    assert_ne!(ptr, 0, "gg_alloc of 150 MiB under a 256 MiB cap");
+    let (name, name_len) = h.put(b"big").unwrap();
+    let status: i32 = h.raw("gg_add_instance", (engine, name, name_len, ptr, big, 0u32, 0u32)).unwrap();
+    assert_eq!(status, 1);
+    let err = h.result().unwrap();
+    assert!(err.contains("invalid_argument") && err.contains("do not fit"), "{err}");
+    for export in ["gg_ask", "gg_call_tool"] {
+        let status: i32 = h.raw(export, (engine, ptr, big, 0u32, 0u32)).unwrap();
+        assert_eq!(status, 1, "{export}");
+        assert!(h.result().unwrap().contains("invalid_argument"), "{export}");
+    }
+    let status: i32 = h.raw("gg_handle_line", (engine, ptr, big)).unwrap();
+    assert_eq!(status, 0, "gg_handle_line answers with an error line");
+    assert!(h.result().unwrap().contains("\"error\""));
+    assert_eq!(h.free(ptr).unwrap(), 0);
+    assert_eq!(h.ask(engine, "대한민국의 주권은 누구에게 있나요?", "").unwrap().ok(), probe);
+}
+
+#[test]
 fn bad_input_is_a_typed_error_never_a_trap() {
     let mut h = host();
     let engine = h.engine_new("").unwrap().unwrap();
