@@ -185,6 +185,23 @@ typed_refusals() {
   sed -i "s|$line|{ const m = getStringFromWasm0(arg0, arg1); throw Object.assign(new Error(m === 'null pointer passed to rust' ? 'this object was freed (free() was called) or is not a groundgate object: make a new one' : m), { code: 'invalid_argument' }); }|" "$js"
 }
 
+# wasm-bindgen's methods pass `this.__wbg_ptr` to Rust as it finds it: called on the other class's
+# object (`Index.prototype.info.call(engine)`) they read one Rust type as another — memory
+# corruption and a locked object. Each call now takes the pointer only from its own class's objects;
+# any other receiver passes 0, which wasm-bindgen refuses as a null pointer (the typed refusal above).
+own_receivers() {
+  local js=$1 c
+  for c in Engine Index; do
+    local lower; lower=$(echo "$c" | tr 'A-Z' 'a-z')
+    grep -q "wasm\.${lower}_[A-Za-z0-9_]*(this\.__wbg_ptr" "$js" || die "$js: no $c method passes this.__wbg_ptr as build.sh expects"
+    sed -i -E "s/wasm\.${lower}_([A-Za-z0-9_]+)\(this\.__wbg_ptr/wasm.${lower}_\1(ggOwn(this, $c)/g" "$js"
+    perl -0pi -e "s/const ptr = this\.__destroy_into_raw\(\);(\s*)wasm\.__wbg_${lower}_free\(ptr, 0\);/const ptr = this instanceof $c ? this.__destroy_into_raw() : 0;\1wasm.__wbg_${lower}_free(ptr, 0);/" "$js"
+    grep -q "this instanceof $c ? this.__destroy_into_raw()" "$js" || die "$js: $c.free is not the shape build.sh expects"
+  done
+  grep -q "(this\.__wbg_ptr" "$js" && die "$js: a method still passes this.__wbg_ptr unchecked"
+  printf '\n/** The Rust pointer of `o` when it is a `C`, else 0 (refused as a null pointer). */\nfunction ggOwn(o, C) { return o instanceof C ? o.__wbg_ptr : 0; }\n' >> "$js"
+}
+
 pkg() {
   local stamp=pkg/.built
   if [ -f "$stamp" ] && [ -z "$(find src vendor Cargo.toml Cargo.lock build.sh -newer "$stamp" -print -quit)" ]; then
@@ -222,6 +239,7 @@ pkg() {
       "$out/groundgate_bg.wasm" -o "$out/groundgate_bg.wasm"
     rm -f "$out/.gitignore"
     typed_refusals "$out/groundgate.js"
+    own_receivers "$out/groundgate.js"
     if [ $t = nodejs ]; then commonjs_snippets "$out" "$out/groundgate.js"; fi
   done
   say "plain-export build (no imports) → pkg/abi/groundgate.wasm"

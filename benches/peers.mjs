@@ -275,15 +275,15 @@ function measure(engine, set) {
 }
 
 function nativeTimings(set) {
-  const lines = set.questions.map((q, i) => JSON.stringify({ id: i, query: q.query, prompt: q.query })).join('\n') + '\n';
-  const run = (args) => {
-    const r = spawnSync(cli, args, { input: lines, maxBuffer: 1 << 30 });
+  const lines = (key) => set.questions.map((q, i) => JSON.stringify({ id: i, [key]: q.query })).join('\n') + '\n';
+  const run = (args, input) => {
+    const r = spawnSync(cli, args, { input, maxBuffer: 1 << 30 });
     const t = JSON.parse(r.stderr.toString().trim().split('\n').pop()).timings;
     return { median: t.median_us / 1000, p95: t.p95_us / 1000 };
   };
   return {
-    search: run(['search', '--index', set.ggi, '--k', '10', '--jsonl', '--timings']),
-    ask: run(['ask', '--index', set.ggi, '--now', '0', '--jsonl', '--timings']),
+    search: run(['search', '--index', set.ggi, '--k', '10', '--jsonl', '--timings'], lines('query')),
+    ask: run(['ask', '--index', set.ggi, '--now', '0', '--jsonl', '--timings'], lines('prompt')),
   };
 }
 

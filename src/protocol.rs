@@ -23,7 +23,7 @@ use serde_json::{Map, Value};
 
 #[cfg(feature = "tools")]
 use crate::engine::Engine;
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, shown};
 #[cfg(feature = "tools")]
 use crate::tools;
 
@@ -65,6 +65,8 @@ pub fn parse(line: &[u8], n: usize, len: usize) -> Parsed {
             return Parsed::Bad { id: "null".into(), error: e };
         }
     };
+    // A byte-order mark opens the input of some editors and Windows shells: not part of line 1.
+    let text = if n == 1 { crate::text::without_bom(text) } else { text };
     if text.trim().is_empty() {
         return Parsed::Blank;
     }
@@ -279,7 +281,7 @@ impl LineDefaults {
 
 #[cfg(feature = "tools")]
 /// One `ask` request `{"prompt", "session"?, "rerank"?}` (its id taken out) → its reply line, or
-/// the error line: a prompt that is not a string, a session that is neither a string nor null, a
+/// the error line: a key it does not hold, a prompt that is not a string, a session that is neither a string nor null, a
 /// rerank that is not [`RerankOptions`](crate::rerank::RerankOptions) (docs/rerank.md).
 pub fn ask_reply(
     engine: &mut Engine,
@@ -288,6 +290,16 @@ pub fn ask_reply(
     defaults: &LineDefaults,
 ) -> String {
     let answer = (|| {
+        // A misspelt key ("sesion") would otherwise be an answer without what it asked for.
+        if let Some(k) = body.keys().find(|k| !matches!(k.as_str(), "prompt" | "session" | "rerank")) {
+            return Err(Error::invalid(
+                "line",
+                format!(
+                    "unknown field {}: an ask line holds \"id\", \"prompt\", \"session\"? and \"rerank\"?",
+                    shown(k, 64)
+                ),
+            ));
+        }
         let prompt = field(body, "prompt")?;
         let session = match body.get("session") {
             None | Some(Value::Null) => defaults.session.clone(),
@@ -425,8 +437,9 @@ fn handle(engine: &Engine, line: &[u8], len: usize) -> String {
     if len > MAX_LINE_BYTES {
         return bad(&too_long("line", len));
     }
+    // A byte-order mark (the first line of some editors' and Windows shells' input) is not text.
     let text = match std::str::from_utf8(line) {
-        Ok(t) => t.trim(),
+        Ok(t) => crate::text::without_bom(t).trim(),
         Err(e) => return bad(&Error::invalid("line", format!("line is not UTF-8: {e}"))),
     };
     if text.is_empty() {
@@ -486,6 +499,10 @@ mod tests {
         assert_eq!(lines[6], r#"{"id":9,"result":{}}"#);
         // The last line has no newline and still gets its answer.
         assert_eq!(served(b"{\"id\":9}"), vec![r#"{"id":9,"result":{}}"#]);
+        // A byte-order mark before the first line is not part of it; elsewhere it is bad JSON.
+        let lines = served(b"\xef\xbb\xbf{\"id\":1}\n\xef\xbb\xbf{\"id\":2}\n");
+        assert_eq!(lines[0], r#"{"id":1,"result":{}}"#);
+        assert!(lines[1].contains("not JSON"), "{}", lines[1]);
     }
 
     #[test]
@@ -533,6 +550,15 @@ mod tests {
 
     #[cfg(feature = "tools")]
     #[test]
+    fn a_request_line_may_begin_with_a_byte_order_mark() {
+        let e = engine();
+        let plain = handle_line(&e, br#"{"id":7,"tool":"sources"}"#);
+        assert!(plain.starts_with(r#"{"id":7,"result":"#), "{plain}");
+        assert_eq!(handle_line(&e, "\u{feff}{\"id\":7,\"tool\":\"sources\"}\n".as_bytes()), plain);
+    }
+
+    #[cfg(feature = "tools")]
+    #[test]
     fn ask_lines_check_every_field_and_echo_the_id() {
         let mut e = engine();
         let d = LineDefaults { session: Some("s".into()), ..Default::default() };
@@ -548,6 +574,10 @@ mod tests {
             (r#"{"id":4,"prompt":"주권","session":7}"#, "invalid session: must be a string"),
             (r#"{"id":4,"prompt":"주권","rerank":"x"}"#, "invalid rerank: invalid type: string"),
             (r#"{"id":4,"prompt":5}"#, "invalid prompt: each line needs a string"),
+            (
+                r#"{"id":4,"prompt":"주권","sesion":"t"}"#,
+                r#"invalid line: unknown field \"sesion\": an ask line holds \"id\", \"prompt\", \"session\"? and \"rerank\"?"#,
+            ),
         ] {
             let out = ask(line);
             assert!(
