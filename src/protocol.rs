@@ -290,13 +290,13 @@ pub fn ask_reply(
     defaults: &LineDefaults,
 ) -> String {
     let answer = (|| {
-        // A misspelt key ("sesion") would otherwise be an answer without what it asked for.
-        if let Some(k) = body.keys().find(|k| !matches!(k.as_str(), "prompt" | "session" | "rerank")) {
+        if let Some((key, meant)) = body.keys().find_map(|k| misspelt(k).map(|m| (k, m))) {
             return Err(Error::invalid(
                 "line",
                 format!(
-                    "unknown field {}: an ask line holds \"id\", \"prompt\", \"session\"? and \"rerank\"?",
-                    shown(k, 64)
+                    "unknown field {}: did you mean \"{meant}\"? (an ask line holds \"id\", \"prompt\", \
+                     \"session\"? and \"rerank\"?; other keys are ignored)",
+                    shown(key, 64)
                 ),
             ));
         }
@@ -319,6 +319,18 @@ pub fn ask_reply(
         Ok(with_id(id, &answer))
     })();
     answer.unwrap_or_else(|e| error_reply(id, &e))
+}
+
+#[cfg(feature = "tools")]
+/// The ask line's field that `key` looks like a slip of ("sesion", "Session", "promt"), if it is
+/// not that field itself. Other keys are ignored, so a labels file (`"kind"`, `"gold"` …) can be
+/// asked as it is; a slip would be an answer without what the line asked for (no session: no
+/// dedup).
+fn misspelt(key: &str) -> Option<&'static str> {
+    let folded: Vec<char> = key.to_lowercase().chars().collect();
+    ["prompt", "session", "rerank"].into_iter().find(|field| {
+        key != *field && crate::tools::locate::distance(&folded, &field.chars().collect::<Vec<_>>()) <= 2
+    })
 }
 
 #[cfg(feature = "tools")]
@@ -576,8 +588,14 @@ mod tests {
             (r#"{"id":4,"prompt":5}"#, "invalid prompt: each line needs a string"),
             (
                 r#"{"id":4,"prompt":"주권","sesion":"t"}"#,
-                r#"invalid line: unknown field \"sesion\": an ask line holds \"id\", \"prompt\", \"session\"? and \"rerank\"?"#,
+                r#"unknown field \"sesion\": did you mean \"session\"?"#,
             ),
+            (
+                r#"{"id":4,"prompt":"주권","Session":"t"}"#,
+                r#"unknown field \"Session\": did you mean \"session\"?"#,
+            ),
+            (r#"{"id":4,"promt":"주권"}"#, r#"unknown field \"promt\": did you mean \"prompt\"?"#),
+            (r#"{"id":4,"prompt":"주권","re_rank":{}}"#, r#"did you mean \"rerank\"?"#),
         ] {
             let out = ask(line);
             assert!(
@@ -585,6 +603,10 @@ mod tests {
                 "{out}"
             );
         }
+        // Other keys are ignored: a labels file is asked as it is.
+        let labelled =
+            ask(r#"{"id":5,"prompt":"주권","kind":"question","gold":[{"source":"c"}],"polite":true}"#);
+        assert!(labelled.starts_with(r#"{"id":5,"route":"#), "{labelled}");
         assert_eq!(ask("  "), "");
         assert!(ask("[1]").contains("line 1 is not a JSON object"));
         // The id as written: digits, key order and spacing inside it kept, on answers and errors.

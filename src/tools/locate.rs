@@ -133,7 +133,7 @@ pub fn nearby_text(wanted: &str, valid: &[String]) -> String {
 }
 
 /// Levenshtein distance over characters, capped at 64 characters per side.
-fn distance(a: &[char], b: &[char]) -> usize {
+pub(crate) fn distance(a: &[char], b: &[char]) -> usize {
     let (a, b) = (&a[..a.len().min(64)], &b[..b.len().min(64)]);
     let mut prev: Vec<usize> = (0..=b.len()).collect();
     for (i, ca) in a.iter().enumerate() {

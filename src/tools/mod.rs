@@ -9,7 +9,7 @@
 pub mod cap;
 pub mod grep;
 pub mod links;
-mod locate;
+pub(crate) mod locate;
 pub mod merge;
 pub mod read;
 pub mod schema;
