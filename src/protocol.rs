@@ -23,7 +23,7 @@ use serde_json::{Map, Value};
 
 #[cfg(feature = "tools")]
 use crate::engine::Engine;
-use crate::error::{Error, Result, shown};
+use crate::error::{Error, Result};
 #[cfg(feature = "tools")]
 use crate::tools;
 
@@ -296,7 +296,7 @@ pub fn ask_reply(
                 format!(
                     "unknown field {}: did you mean \"{meant}\"? (an ask line holds \"id\", \"prompt\", \
                      \"session\"? and \"rerank\"?; other keys are ignored)",
-                    shown(key, 64)
+                    crate::error::shown(key, 64)
                 ),
             ));
         }
