@@ -116,6 +116,19 @@ impl Error {
     }
 }
 
+/// An operating-system error as every face words it: the system's message with a lower-case first
+/// letter and without Rust's " (os error N)" — "no such file or directory", as the npm bin words
+/// Node's (`systemMessage` in www/npm/lib/load.js).
+pub fn os_message(e: &std::io::Error) -> String {
+    let text = e.to_string();
+    let text = match text.rfind(" (os error ") {
+        Some(at) if text.ends_with(')') => &text[..at],
+        _ => &text,
+    };
+    let mut chars = text.chars();
+    chars.next().map(|c| c.to_lowercase().chain(chars).collect()).unwrap_or_default()
+}
+
 /// A caller's value as an error message echoes it, quoted (`{:?}`): whole up to `max` characters,
 /// else its first `max` and "…" — a megabyte of source id or heading is not sent back to the caller
 /// (or into an agent's context through MCP).
@@ -186,6 +199,13 @@ mod tests {
         assert_eq!(codes.len(), all.len());
         assert!(all[1].to_string().contains("rebuild"));
         assert!(all[2].to_string().contains("again"));
+    }
+
+    #[test]
+    fn os_errors_read_as_the_npm_bin_words_them() {
+        let missing = std::fs::read("/no/such/groundgate/file").unwrap_err();
+        assert_eq!(os_message(&missing), "no such file or directory");
+        assert_eq!(os_message(&std::io::Error::other("Custom text")), "custom text");
     }
 
     #[test]

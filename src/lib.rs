@@ -82,6 +82,6 @@ mod wasm;
 mod wasm_indexer;
 
 pub use engine::{Answer, AskOptions, Config, Engine, InstanceOptions, Route};
-pub use error::{Error, ErrorReport, Result};
+pub use error::{Error, ErrorReport, Result, os_message};
 pub use index::{Index, IndexBuilder, IndexMeta};
 pub use text::{Analyzer, AnalyzerSettings};

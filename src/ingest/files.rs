@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, os_message};
 
 /// What a path names (symlinks followed, as `Path::is_file`/`is_dir` do).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -55,7 +55,7 @@ impl Files for StdFs {
 
     fn list(&self, dir: &Path) -> Result<Vec<PathBuf>> {
         let rd =
-            std::fs::read_dir(dir).map_err(|e| Error::input(dir.display().to_string(), e.to_string()))?;
+            std::fs::read_dir(dir).map_err(|e| Error::input(dir.display().to_string(), os_message(&e)))?;
         Ok(rd.filter_map(|e| e.ok().map(|e| e.path())).collect())
     }
 
@@ -65,7 +65,7 @@ impl Files for StdFs {
         if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
             return Err(Error::input(path.display().to_string(), "not a regular file"));
         }
-        std::fs::read(path).map_err(|e| Error::input(path.display().to_string(), e.to_string()))
+        std::fs::read(path).map_err(|e| Error::input(path.display().to_string(), os_message(&e)))
     }
 }
 

@@ -137,6 +137,28 @@ fn search_table_and_bad_index() {
     }
 }
 
+#[test]
+fn operating_system_errors_are_worded_as_the_npm_bin_words_them() {
+    // Lower case, without Rust's "(os error N)": the same line from both CLIs (tests/npm).
+    let dir = std::env::temp_dir();
+    let dir = dir.to_str().expect("path");
+    for (args, want) in [
+        (
+            &["stats", "/no/such/log.jsonl"][..],
+            "groundgate: /no/such/log.jsonl: no such file or directory\n".to_string(),
+        ),
+        (
+            &["search", "--index", "/no/such/x.ggi", "x"],
+            "groundgate: /no/such/x.ggi: no such file or directory\n".into(),
+        ),
+        (&["stats", dir], format!("groundgate: {dir}: is a directory\n")),
+    ] {
+        let out = groundgate(args, "");
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        assert_eq!(String::from_utf8_lossy(&out.stderr), want, "{args:?}");
+    }
+}
+
 #[cfg(unix)]
 #[test]
 fn a_device_given_as_a_file_is_refused_before_it_is_read() {

@@ -387,6 +387,8 @@ test('bin: bad input is a message and an exit code, never a stack trace', () => 
     [['frobnicate'], 2, /unknown command 'frobnicate'/],
     [['stats'], 2, /expected one LOGFILE/],
     [['stats', 'missing.jsonl'], 1, /^groundgate: missing\.jsonl: no such file or directory\n$/],
+    // Operating-system errors worded as the native CLI words them (libuv says "illegal operation on a directory").
+    [['stats', '.'], 1, /^groundgate: \.: is a directory\n$/],
     // A device is refused before it is read (it would be read until memory runs out), as natively.
     ...(process.platform === 'win32' ? [] : [
       [['stats', '/dev/zero'], 1, /^groundgate: \/dev\/zero: a device, not a file\n$/],

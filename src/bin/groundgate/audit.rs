@@ -63,7 +63,8 @@ pub fn run_audit(
         toml.push_str(&format!("# {}\nanchors = {}\n", a.instance, serde_json::to_string(&anchors)?));
     }
     if let Some(path) = write_anchors {
-        std::fs::write(path, toml).map_err(|e| format!("{}: {e}", path.display()))?;
+        std::fs::write(path, toml)
+            .map_err(|e| format!("{}: {}", path.display(), groundgate::os_message(&e)))?;
         writeln!(
             out,
             "\nupdated anchor lists (manifest `anchors = [...]` lines) written to {}",

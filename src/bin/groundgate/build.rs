@@ -77,5 +77,5 @@ fn read_head(path: &Path) -> std::io::Result<Vec<u8>> {
 
 /// An I/O error with the path it is about.
 fn at(path: &Path, e: std::io::Error) -> String {
-    format!("{}: {e}", path.display())
+    format!("{}: {}", path.display(), groundgate::os_message(&e))
 }

@@ -100,7 +100,8 @@ pub fn run(a: Args) -> Result<(), Box<dyn std::error::Error>> {
                 set.len(),
                 files.join("\n")
             );
-            std::fs::write(path, table.to_tsv(&comment)).map_err(|e| format!("{}: {e}", path.display()))?;
+            std::fs::write(path, table.to_tsv(&comment))
+                .map_err(|e| format!("{}: {}", path.display(), groundgate::os_message(&e)))?;
             Some(table)
         }
         _ => None,
@@ -182,7 +183,9 @@ pub fn run(a: Args) -> Result<(), Box<dyn std::error::Error>> {
     )?;
     write!(out, "{}", Figures::table(&columns))?;
     if let Some(path) = &a.dump {
-        let mut f = std::io::BufWriter::new(std::fs::File::create(path)?);
+        let file = std::fs::File::create(path)
+            .map_err(|e| format!("{}: {}", path.display(), groundgate::os_message(&e)))?;
+        let mut f = std::io::BufWriter::new(file);
         let sets = rows.iter().map(|r| ("fit", r)).chain(test_rows.iter().map(|r| ("test", r)));
         for (set, r) in sets {
             let per: Vec<serde_json::Value> = r
@@ -232,7 +235,8 @@ pub fn run(a: Args) -> Result<(), Box<dyn std::error::Error>> {
         for path in &a.indexes {
             let bytes = crate::index_file::read(path)?;
             let updated = groundgate::index::with_gate_model(&bytes, &model)?;
-            std::fs::write(path, updated).map_err(|e| format!("{}: {e}", path.display()))?;
+            std::fs::write(path, updated)
+                .map_err(|e| format!("{}: {}", path.display(), groundgate::os_message(&e)))?;
             writeln!(out, "wrote the gate model into {}", path.display())?;
         }
     } else {

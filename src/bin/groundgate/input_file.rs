@@ -5,14 +5,16 @@
 
 use std::path::Path;
 
+use groundgate::os_message;
+
 /// The bytes of the file at `path`, or a message naming the path.
 pub fn read(path: &Path) -> Result<Vec<u8>, String> {
     let at = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
-    let meta = std::fs::metadata(path).map_err(|e| at(&e))?;
+    let meta = std::fs::metadata(path).map_err(|e| at(&os_message(&e)))?;
     if is_device(&meta) {
         return Err(at(&"a device, not a file"));
     }
-    std::fs::read(path).map_err(|e| at(&e))
+    std::fs::read(path).map_err(|e| at(&os_message(&e)))
 }
 
 /// The UTF-8 text of the file at `path` ([`read`]); other bytes are an error naming the path and

@@ -35,10 +35,19 @@ function readFile(file) {
   }
 }
 
-/** `ENOENT: no such file or directory, open 'x'` → `no such file or directory`. */
+/**
+ * Where libuv words an error otherwise than the C library, the C library's words: the native CLI's
+ * (`groundgate::os_message`).
+ */
+const LIBC_WORDS = { EISDIR: 'is a directory', ENAMETOOLONG: 'file name too long' };
+
+/**
+ * `ENOENT: no such file or directory, open 'x'` → `no such file or directory` (the system call and
+ * path dropped), worded as the native CLI words it.
+ */
 function systemMessage(e) {
   if (e && typeof e.code === 'string' && typeof e.message === 'string' && e.message.startsWith(`${e.code}: `)) {
-    return e.message.slice(e.code.length + 2).replace(/, \w+ '.*'$/, '');
+    return LIBC_WORDS[e.code] || e.message.slice(e.code.length + 2).replace(/, \w+( '.*')?$/, '');
   }
   return e && e.message ? e.message : String(e);
 }
