@@ -139,19 +139,9 @@ impl State {
     }
 }
 
-/// Index bytes copied into the engine's shared buffer, or `invalid_argument` when the copy would not
-/// fit in the module's memory (checked first, with room for what opening the index allocates
-/// besides, as the JS build checks it: a failed allocation would abort the module).
+/// Index bytes copied into the engine's shared buffer, once the copy is known to fit.
 fn shared_bytes(bytes: &[u8]) -> Result<std::sync::Arc<[u8]>> {
-    let n = bytes.len();
-    if Vec::<u8>::new().try_reserve_exact(n.saturating_add(n / 8).saturating_add(1 << 20)).is_err() {
-        return Err(Error::invalid(
-            "index bytes",
-            format!(
-                "{n} bytes do not fit in the module's memory next to the allocations and instances it holds"
-            ),
-        ));
-    }
+    crate::engine::check_room_for_index(bytes.len(), "index bytes")?;
     Ok(std::sync::Arc::from(bytes))
 }
 

@@ -301,6 +301,21 @@ fn passage_weight(segment: &str, why: &[TermScore]) -> f64 {
     why.iter().filter(|t| !t.term.is_empty() && seg.contains(t.term.as_str())).map(|t| t.score).sum()
 }
 
+/// Refuse `n` index bytes that a copy into memory could not hold, with room for what opening them
+/// allocates besides (an eighth, and a megabyte): checked before the copy (then given back; the
+/// allocator reuses it), since in wasm a failed allocation aborts the module for good. The wasm
+/// bindings and the ABI call it before copying a host's index bytes.
+#[cfg(any(feature = "wasm", feature = "abi"))]
+pub(crate) fn check_room_for_index(n: usize, what: &'static str) -> Result<()> {
+    if Vec::<u8>::new().try_reserve_exact(n.saturating_add(n / 8).saturating_add(1 << 20)).is_err() {
+        return Err(Error::invalid(
+            what,
+            format!("{n} bytes do not fit in the wasm module's memory next to what it holds"),
+        ));
+    }
+    Ok(())
+}
+
 /// The instance name rule, shared by the engine, manifests and tags: 1–64 ASCII letters, digits,
 /// `-` or `_`.
 pub fn valid_name(name: &str) -> bool {

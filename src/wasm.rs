@@ -416,14 +416,7 @@ fn bytes_arg(v: &JsValue) -> Result<&js_sys::Uint8Array, JsValue> {
 #[allow(unsafe_code)] // `assume_init` of zeroed bytes (below): the one unsafe line in the bindings.
 fn shared_bytes(bytes: &js_sys::Uint8Array) -> Result<Arc<[u8]>, JsValue> {
     let n = js_bytes::length(bytes, "bytes").map_err(js_error)?;
-    // Room for the copy and what opening it allocates besides (checked, then given back: the
-    // allocator reuses it for the `Arc`).
-    if Vec::<u8>::new().try_reserve_exact(n.saturating_add(n / 8).saturating_add(1 << 20)).is_err() {
-        return Err(js_error(Error::invalid(
-            "bytes",
-            format!("{n} bytes do not fit in the wasm module's memory next to the instances it holds"),
-        )));
-    }
+    crate::engine::check_room_for_index(n, "bytes").map_err(js_error)?;
     let zeroed = Arc::<[u8]>::new_zeroed_slice(n);
     // SAFETY: all-zero bytes are valid `u8`s.
     let mut shared = unsafe { zeroed.assume_init() };
