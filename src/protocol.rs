@@ -281,8 +281,8 @@ impl LineDefaults {
 
 #[cfg(feature = "tools")]
 /// One `ask` request `{"prompt", "session"?, "rerank"?}` (its id taken out) → its reply line, or
-/// the error line: a slip of one of its keys (`misspelt`: within two edits of one, in any case), a prompt that is not a string, a
-/// session that is neither a string nor null, a rerank that is not
+/// the error line: a slip of one of its keys (within two edits of one, in any case), a prompt that
+/// is not a string, a session that is neither a string nor null, a rerank that is not
 /// [`RerankOptions`](crate::rerank::RerankOptions) (docs/rerank.md).
 pub fn ask_reply(
     engine: &mut Engine,
