@@ -254,14 +254,18 @@ impl Funnel {
 }
 
 /// [`Funnel`] over a JSON Lines file (`ask --jsonl` output, a hook's `--log`, bare decision logs),
-/// with what was not counted: a line without a decision log (an error line) or not JSON at all (a
-/// log a hook appends to can end in a half-written line) is skipped and reported, never fatal.
+/// with what was not counted: an error line (a prompt refused, not decided), any other line without
+/// a decision log, or a line not JSON at all (a log a hook appends to can end in a half-written
+/// line) is skipped and reported, never fatal.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct FunnelReport {
     /// The funnel of the lines read.
     pub funnel: Funnel,
-    /// JSON lines without a decision log.
-    pub without_log: usize,
+    /// Error lines (`{"id", "error"}`): prompts refused before any decision.
+    pub errors: usize,
+    /// Line numbers (1-based) of the other JSON lines without a decision log (`{}`, `null`, a
+    /// record of another kind).
+    pub without_log: Vec<usize>,
     /// Line numbers (1-based) of the lines that are not JSON.
     pub not_json: Vec<usize>,
 }
@@ -276,13 +280,15 @@ impl FunnelReport {
                 r.not_json.push(n + 1);
                 continue;
             };
+            let error = v.get("error").is_some_and(serde_json::Value::is_object);
             let log = match v {
                 serde_json::Value::Object(mut o) => o.remove("log").unwrap_or(serde_json::Value::Object(o)),
                 other => other,
             };
             match serde_json::from_value(log) {
                 Ok(l) => r.funnel.add(&l),
-                Err(_) => r.without_log += 1,
+                Err(_) if error => r.errors += 1,
+                Err(_) => r.without_log.push(n + 1),
             }
         }
         r
@@ -291,16 +297,20 @@ impl FunnelReport {
     /// [`Funnel::render`] and a line for each kind of line skipped.
     pub fn render(&self) -> String {
         let mut out = self.funnel.render();
-        if self.without_log > 0 {
+        let lines = |n: usize| if n == 1 { "1 line".to_string() } else { format!("{n} lines") };
+        if self.errors > 0 {
+            out.push_str(&format!("({} skipped: error lines, prompts refused)\n", lines(self.errors)));
+        }
+        if let Some(first) = self.without_log.first() {
             out.push_str(&format!(
-                "({} lines without a decision log skipped: error lines)\n",
-                self.without_log
+                "({} without a decision log skipped, the first at line {first})\n",
+                lines(self.without_log.len())
             ));
         }
         if let Some(first) = self.not_json.first() {
             out.push_str(&format!(
-                "({} lines not JSON skipped, the first at line {first}: a line cut short?)\n",
-                self.not_json.len()
+                "({} not JSON skipped, the first at line {first}: a line cut short?)\n",
+                lines(self.not_json.len())
             ));
         }
         out
@@ -346,12 +356,19 @@ mod tests {
             format!("{log}\n{{\"id\":1,\"log\":{log}}}\n\n{{\"id\":2,\"error\":{{}}}}\n[1]\n{{\"id\":3,\"lo");
         let r = FunnelReport::read(&text);
         assert_eq!(
-            (r.funnel.prompts, r.funnel.too_long, r.without_log, r.not_json.clone()),
-            (2, 2, 2, vec![6])
+            (r.funnel.prompts, r.funnel.too_long, r.errors, r.without_log.clone(), r.not_json.clone()),
+            (2, 2, 1, vec![5], vec![6])
         );
         let shown = r.render();
         assert!(shown.starts_with("prompts                    2\n"), "{shown}");
-        assert!(shown.ends_with("(2 lines without a decision log skipped: error lines)\n(1 lines not JSON skipped, the first at line 6: a line cut short?)\n"), "{shown}");
+        assert!(
+            shown.ends_with(
+                "(1 line skipped: error lines, prompts refused)\n\
+                 (1 line without a decision log skipped, the first at line 5)\n\
+                 (1 line not JSON skipped, the first at line 6: a line cut short?)\n"
+            ),
+            "{shown}"
+        );
         assert_eq!(FunnelReport::read("").render(), Funnel::default().render());
         // A byte-order mark before the first line does not cost that line.
         let bom = FunnelReport::read(&format!("\u{feff}{log}\n{log}\n"));

@@ -262,7 +262,7 @@ test('the decision log feeds groundgate stats; time per call (p50/max)', async (
   const r = await run(process.execPath, [BIN, 'stats', log]);
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, new RegExp(`^prompts +${prompts.length * 3}$`, 'm'));
-  assert.match(r.stdout, /^\(1 lines not JSON skipped, the first at line 19: a line cut short\?\)$/m);
+  assert.match(r.stdout, /^\(1 line not JSON skipped, the first at line 19: a line cut short\?\)$/m);
   const cli = path.join(ROOT, 'target', 'release', 'groundgate');
   if (fs.existsSync(cli)) assert.equal((await run(cli, ['stats', log])).stdout, r.stdout);
   const { p50, max } = p50max(times);

@@ -227,7 +227,7 @@ test('bin: ask --jsonl and search --jsonl are byte-identical to the native CLI',
   const stats = run(bin, ['stats', 'decisions.jsonl']);
   assert.equal(stats.status, 0, stats.stderr);
   assert.equal(stats.stdout, run(cli, ['stats', 'decisions.jsonl']).stdout);
-  assert.match(stats.stdout, /^prompts +\d+\n[^]*1 lines not JSON skipped, the first at line \d+/);
+  assert.match(stats.stdout, /^prompts +\d+\n[^]*1 line not JSON skipped, the first at line \d+/);
   const queries = '{"id":1,"query":"주권"}\n{"id":2,"query":""}\n{"id":3}\n{"id":[1,2],"query":"Ctrl F"}\n';
   const sargs = ['search', '--index', fixture, '--k', '3', '--jsonl'];
   const sj = run(bin, sargs, { input: queries });
