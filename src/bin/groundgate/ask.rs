@@ -29,7 +29,7 @@ pub fn engine(
 ) -> Result<Engine, Box<dyn std::error::Error>> {
     let config: Config = match config {
         Some(p) => {
-            let text = crate::input_file::read_text(p)?;
+            let text = crate::files::read_text(p)?;
             toml::from_str(&text).map_err(|e| format!("{}: {e}", p.display()))?
         }
         None => Config::default(),
@@ -123,7 +123,7 @@ pub fn run(a: Args) -> Result<(), Box<dyn std::error::Error>> {
 /// `groundgate stats LOGFILE`: the funnel over `ask --jsonl` output (or bare decision logs).
 pub fn stats(path: &PathBuf, svg: Option<&std::path::Path>) -> Result<(), Box<dyn std::error::Error>> {
     // Lossy, as a JS host reads it: a log with a stray byte is still a log.
-    let bytes = crate::input_file::read(path)?;
+    let bytes = crate::files::read(path)?;
     let report = groundgate::deliver::FunnelReport::read(&String::from_utf8_lossy(&bytes));
     print!("{}", report.render());
     let funnel = report.funnel;

@@ -63,8 +63,7 @@ pub fn run_audit(
         toml.push_str(&format!("# {}\nanchors = {}\n", a.instance, serde_json::to_string(&anchors)?));
     }
     if let Some(path) = write_anchors {
-        std::fs::write(path, toml)
-            .map_err(|e| format!("{}: {}", path.display(), groundgate::os_message(&e)))?;
+        std::fs::write(path, toml).map_err(|e| crate::files::io_error(path, &e))?;
         writeln!(
             out,
             "\nupdated anchor lists (manifest `anchors = [...]` lines) written to {}",

@@ -20,7 +20,7 @@ pub fn run(
     let existing = match std::fs::symlink_metadata(out) {
         Err(_) => Existing::Missing,
         Ok(m) if m.is_file() => {
-            head = read_head(out).map_err(|e| at(out, e))?;
+            head = read_head(out).map_err(|e| crate::files::io_error(out, &e))?;
             Existing::File(&head)
         }
         Ok(_) => Existing::Other,
@@ -47,11 +47,11 @@ pub fn run(
     })?;
     bar.finish_and_clear();
     if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).map_err(|e| at(dir, e))?;
+        std::fs::create_dir_all(dir).map_err(|e| crate::files::io_error(dir, &e))?;
     }
     let tmp = out.with_extension("ggi.tmp");
-    std::fs::write(&tmp, &bytes).map_err(|e| at(&tmp, e))?;
-    std::fs::rename(&tmp, out).map_err(|e| at(out, e))?;
+    std::fs::write(&tmp, &bytes).map_err(|e| crate::files::io_error(&tmp, &e))?;
+    std::fs::rename(&tmp, out).map_err(|e| crate::files::io_error(out, &e))?;
     println!(
         "{}: {} documents, {} chunks, {} terms, {} bytes ({:.2} × the {} bytes of text), {:.2} s → {}",
         m.name,
@@ -73,9 +73,4 @@ fn read_head(path: &Path) -> std::io::Result<Vec<u8>> {
     let mut head = Vec::with_capacity(8);
     std::fs::File::open(path)?.take(8).read_to_end(&mut head)?;
     Ok(head)
-}
-
-/// An I/O error with the path it is about.
-fn at(path: &Path, e: std::io::Error) -> String {
-    format!("{}: {}", path.display(), groundgate::os_message(&e))
 }

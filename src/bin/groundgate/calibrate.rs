@@ -42,7 +42,7 @@ pub fn load(indexes: &[PathBuf]) -> Result<Loaded, Box<dyn std::error::Error>> {
 pub fn labels(paths: &[PathBuf]) -> Result<Vec<groundgate::eval::gold::Label>, Box<dyn std::error::Error>> {
     let mut out = Vec::new();
     for p in paths {
-        let text = crate::input_file::read_text(p)?;
+        let text = crate::files::read_text(p)?;
         out.extend(parse_labels(&p.display().to_string(), &text)?);
     }
     Ok(out)
@@ -100,8 +100,7 @@ pub fn run(a: Args) -> Result<(), Box<dyn std::error::Error>> {
                 set.len(),
                 files.join("\n")
             );
-            std::fs::write(path, table.to_tsv(&comment))
-                .map_err(|e| format!("{}: {}", path.display(), groundgate::os_message(&e)))?;
+            std::fs::write(path, table.to_tsv(&comment)).map_err(|e| crate::files::io_error(path, &e))?;
             Some(table)
         }
         _ => None,
@@ -183,8 +182,7 @@ pub fn run(a: Args) -> Result<(), Box<dyn std::error::Error>> {
     )?;
     write!(out, "{}", Figures::table(&columns))?;
     if let Some(path) = &a.dump {
-        let file = std::fs::File::create(path)
-            .map_err(|e| format!("{}: {}", path.display(), groundgate::os_message(&e)))?;
+        let file = std::fs::File::create(path).map_err(|e| crate::files::io_error(path, &e))?;
         let mut f = std::io::BufWriter::new(file);
         let sets = rows.iter().map(|r| ("fit", r)).chain(test_rows.iter().map(|r| ("test", r)));
         for (set, r) in sets {
@@ -235,8 +233,7 @@ pub fn run(a: Args) -> Result<(), Box<dyn std::error::Error>> {
         for path in &a.indexes {
             let bytes = crate::index_file::read(path)?;
             let updated = groundgate::index::with_gate_model(&bytes, &model)?;
-            std::fs::write(path, updated)
-                .map_err(|e| format!("{}: {}", path.display(), groundgate::os_message(&e)))?;
+            std::fs::write(path, updated).map_err(|e| crate::files::io_error(path, &e))?;
             writeln!(out, "wrote the gate model into {}", path.display())?;
         }
     } else {

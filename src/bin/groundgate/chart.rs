@@ -28,8 +28,7 @@ pub fn write(
     svg: impl FnOnce() -> groundgate::Result<String>,
 ) -> Result<(), Box<dyn std::error::Error>> {
     if let Some(path) = path {
-        std::fs::write(path, svg()?)
-            .map_err(|e| format!("{}: {}", path.display(), groundgate::os_message(&e)))?;
+        std::fs::write(path, svg()?).map_err(|e| crate::files::io_error(path, &e))?;
         writeln!(out, "\nchart written to {}", path.display())?;
     }
     Ok(())

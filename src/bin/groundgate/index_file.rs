@@ -8,13 +8,12 @@ use std::io::Read;
 use std::path::Path;
 
 use groundgate::index::MAGIC;
-use groundgate::os_message;
 
 /// The bytes of the index file at `path`, or a message naming the path: it cannot be read, it does
 /// not begin as an index does, or it fails verification (in the library's own words).
 pub fn read(path: &Path) -> Result<Vec<u8>, String> {
     let at = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
-    let os = |e: std::io::Error| at(&os_message(&e));
+    let os = |e: std::io::Error| crate::files::io_error(path, &e);
     let mut file = std::fs::File::open(path).map_err(os)?;
     let mut bytes = Vec::new();
     (&mut file).take(MAGIC.len() as u64).read_to_end(&mut bytes).map_err(os)?;

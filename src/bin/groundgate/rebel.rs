@@ -36,7 +36,7 @@ pub fn run(a: Args) -> Result<(), Box<dyn std::error::Error>> {
         None => Weights::default(),
     };
     let criteria = match &a.criteria {
-        Some(p) => rebel::parse_criteria(&crate::input_file::read_text(p)?).map_err(Error::from)?,
+        Some(p) => rebel::parse_criteria(&crate::files::read_text(p)?).map_err(Error::from)?,
         None => {
             weights.check()?;
             rebel::default_criteria(&weights, lang)
@@ -52,7 +52,7 @@ pub fn run(a: Args) -> Result<(), Box<dyn std::error::Error>> {
             print!("{}", rebel::rerank_prompt(&query, &docs, &criteria, lang)?);
         }
         Some(p) => {
-            let reranked = rebel::rerank_with(&hits, &crate::input_file::read_text(p)?, &criteria)?;
+            let reranked = rebel::rerank_with(&hits, &crate::files::read_text(p)?, &criteria)?;
             let mut out = std::io::stdout().lock();
             for (i, mut h) in reranked.into_iter().enumerate() {
                 h.rank = i as u32 + 1;
@@ -75,13 +75,13 @@ fn json(a: &Args, query: &str) -> Result<(), Box<dyn std::error::Error>> {
         args.insert("weights".into(), w);
     }
     if let Some(p) = &a.criteria {
-        args.insert("criteria_reply".into(), crate::input_file::read_text(p)?.into());
+        args.insert("criteria_reply".into(), crate::files::read_text(p)?.into());
     }
     let engine = crate::ask::engine(std::slice::from_ref(&a.index), None, None)?;
     let prompt = host::prompt_json(&engine, &serde_json::Value::Object(args).to_string())?;
     match &a.reply {
         None => println!("{prompt}"),
-        Some(p) => println!("{}", host::apply_json(&engine, &prompt, &crate::input_file::read_text(p)?)?),
+        Some(p) => println!("{}", host::apply_json(&engine, &prompt, &crate::files::read_text(p)?)?),
     }
     Ok(())
 }

@@ -6,7 +6,7 @@ use groundgate::eval::route::{Case, evaluate};
 use serde_json::Value;
 
 pub fn eval(labels: &Path, indexes: &[PathBuf], misses: usize) -> Result<(), Box<dyn std::error::Error>> {
-    let text = crate::input_file::read_text(labels)?;
+    let text = crate::files::read_text(labels)?;
     let mut cases = Vec::new();
     for (n, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
         let v: Value =

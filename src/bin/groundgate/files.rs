@@ -1,5 +1,6 @@
 //! Files the CLI reads whole besides indexes — labels, engine settings, decision logs, REBEL
-//! criteria and replies: the path in every message, and a device refused before it is read (a
+//! criteria and replies — and the files it writes: the path in every message, an operating-system
+//! error worded as the npm bin words it ([`io_error`]), and a device refused before it is read (a
 //! `--labels /dev/zero` would otherwise be read until memory runs out). Pipes and process
 //! substitutions (`--labels <(…)`) are read as files are.
 
@@ -7,14 +8,18 @@ use std::path::Path;
 
 use groundgate::os_message;
 
+/// An I/O error with the path it is about ([`os_message`]'s words).
+pub fn io_error(path: &Path, e: &std::io::Error) -> String {
+    format!("{}: {}", path.display(), os_message(e))
+}
+
 /// The bytes of the file at `path`, or a message naming the path.
 pub fn read(path: &Path) -> Result<Vec<u8>, String> {
-    let at = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
-    let meta = std::fs::metadata(path).map_err(|e| at(&os_message(&e)))?;
+    let meta = std::fs::metadata(path).map_err(|e| io_error(path, &e))?;
     if is_device(&meta) {
-        return Err(at(&"a device, not a file"));
+        return Err(format!("{}: a device, not a file", path.display()));
     }
-    std::fs::read(path).map_err(|e| at(&os_message(&e)))
+    std::fs::read(path).map_err(|e| io_error(path, &e))
 }
 
 /// The UTF-8 text of the file at `path` ([`read`]); other bytes are an error naming the path and
