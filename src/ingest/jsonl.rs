@@ -10,8 +10,10 @@
 //!
 //! `source`, `title` and `text` are required; the rest are optional. `article` may be a number
 //! (`10` → `제10조`) or a label. Consecutive or scattered records of one source form one document
-//! in order of first appearance; source fields are taken from its first record. Blank lines are
-//! skipped; a malformed line is an error naming its line number.
+//! in order of first appearance. The source's fields (`title`, `kind`, `date`, `link`, `links`)
+//! come from its first record: a later record repeats the title and may leave the optional ones
+//! out, and one that gives another value is an error naming both lines (a value would otherwise be
+//! dropped unseen). Blank lines are skipped; a malformed line is an error naming its line number.
 
 use serde::Deserialize;
 
@@ -39,8 +41,9 @@ struct Record {
 /// Parse JSON Lines `text` (read from `origin`, for messages) into documents.
 pub fn parse(text: &str, origin: &str) -> Result<Vec<Document>> {
     let mut docs: Vec<Document> = Vec::new();
-    // Each source's document, by id (a scan of `docs` per record made many sources quadratic).
-    let mut seen: std::collections::BTreeMap<String, usize> = Default::default();
+    // Each source's document and the line that named it first, by id (a scan of `docs` per record
+    // made many sources quadratic).
+    let mut seen: std::collections::BTreeMap<String, (usize, usize)> = Default::default();
     for (n, line) in text.lines().enumerate() {
         if line.trim().is_empty() {
             continue;
@@ -48,12 +51,12 @@ pub fn parse(text: &str, origin: &str) -> Result<Vec<Document>> {
         let at = || format!("{origin}:{}", n + 1);
         // Half a surrogate pair (JSON.stringify of a broken string) reads as U+FFFD, as in `--jsonl`.
         let fixed = crate::protocol::lone_surrogates_replaced(line);
-        let r: Record = serde_json::from_str(fixed.as_deref().unwrap_or(line))
+        let mut r: Record = serde_json::from_str(fixed.as_deref().unwrap_or(line))
             .map_err(|e| Error::input(at(), e.to_string()))?;
         if r.source.trim().is_empty() {
             return Err(Error::input(at(), "empty \"source\""));
         }
-        let article = match r.article {
+        let article = match r.article.take() {
             None | Some(serde_json::Value::Null) => None,
             Some(serde_json::Value::Number(n)) => Some(format!("제{n}조")),
             Some(serde_json::Value::String(s)) => Some(s),
@@ -64,11 +67,23 @@ pub fn parse(text: &str, origin: &str) -> Result<Vec<Document>> {
                 ));
             }
         };
-        let loc = Location { page: r.page, article, section: r.section, heading: r.heading };
         let i = match seen.get(&r.source) {
-            Some(&i) => i,
+            Some(&(i, first)) => {
+                if let Some(field) = differs(&docs[i].source, &r) {
+                    return Err(Error::input(
+                        at(),
+                        format!(
+                            "source {:?}: its {field} differs from line {first}'s (a source's title, \
+                             kind, date, link and links are given once: repeat them or leave the \
+                             optional ones out)",
+                            r.source
+                        ),
+                    ));
+                }
+                i
+            }
             None => {
-                seen.insert(r.source.clone(), docs.len());
+                seen.insert(r.source.clone(), (docs.len(), n + 1));
                 docs.push(Document {
                     source: Source {
                         id: r.source,
@@ -86,9 +101,28 @@ pub fn parse(text: &str, origin: &str) -> Result<Vec<Document>> {
                 docs.len() - 1
             }
         };
+        let loc = Location { page: r.page, article, section: r.section, heading: r.heading };
         docs[i].push(&r.text, &loc);
     }
     Ok(docs)
+}
+
+/// The first source field a later record of `source` sets otherwise (an optional field left out
+/// sets nothing).
+fn differs(source: &Source, r: &Record) -> Option<&'static str> {
+    let kind = r.kind.as_deref().is_some_and(|k| k != source.kind);
+    let date = r.date.is_some() && r.date != source.date;
+    let link = r.link.is_some() && r.link != source.link;
+    let links = !r.links.is_empty() && r.links != source.links;
+    [
+        (r.title != source.title, "\"title\""),
+        (kind, "\"kind\""),
+        (date, "\"date\""),
+        (link, "\"link\""),
+        (links, "\"links\""),
+    ]
+    .into_iter()
+    .find_map(|(d, name)| d.then_some(name))
 }
 
 #[cfg(test)]
@@ -108,6 +142,27 @@ mod tests {
         assert_eq!(d[0].blocks[1].location.article.as_deref(), Some("제4조의2"));
         assert_eq!(d[1].source.kind, "faq");
         assert_eq!(d[1].source.links, ["x"]);
+    }
+
+    #[test]
+    fn a_later_record_may_repeat_its_source_fields_but_not_change_them() {
+        let first = r#"{"source":"a","title":"A","text":"one","kind":"faq","date":"2026-01","link":"u","links":["x"]}"#;
+        let same = format!("{first}\n{}", r#"{"source":"a","title":"A","text":"two","kind":"faq"}"#);
+        let d = parse(&same, "in.jsonl").unwrap();
+        assert_eq!((d.len(), d[0].blocks.len(), d[0].source.date.as_deref()), (1, 2, Some("2026-01")));
+        for (later, field) in [
+            (r#"{"source":"a","title":"B","text":"two"}"#, "\"title\""),
+            (r#"{"source":"a","title":"A","text":"two","kind":"manual"}"#, "\"kind\""),
+            (r#"{"source":"a","title":"A","text":"two","date":"2026-02"}"#, "\"date\""),
+            (r#"{"source":"a","title":"A","text":"two","link":"v"}"#, "\"link\""),
+            (r#"{"source":"a","title":"A","text":"two","links":["y"]}"#, "\"links\""),
+        ] {
+            let e = parse(&format!("{first}\n\n{later}"), "in.jsonl").unwrap_err().to_string();
+            assert!(e.contains("in.jsonl:3") && e.contains(field) && e.contains("line 1"), "{e}");
+        }
+        // The first record without a kind is a "document": a later one may say so.
+        let t = "{\"source\":\"a\",\"title\":\"A\",\"text\":\"1\"}\n{\"source\":\"a\",\"title\":\"A\",\"text\":\"2\",\"kind\":\"document\"}";
+        assert!(parse(t, "f").is_ok());
     }
 
     #[test]
