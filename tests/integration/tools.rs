@@ -18,7 +18,13 @@ fn subcommands_print_readable_text() {
     let out = groundgate(&["search", "--index", p, "--index", p, "거주", "이전의", "자유"], "");
     // The same index twice is two instances with the same name: a clear error.
     assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("already loaded"));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains(&format!("{p}: the same index is given twice")), "{err}");
+    let copy = excerpt_index_file("tools-human-copy.ggi");
+    let q = copy.to_str().expect("path");
+    let out = groundgate(&["search", "--index", p, "--index", q, "거주"], "");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains(&format!("{q}: an index named \"excerpts\" is already loaded from {p}")), "{err}");
     let out = groundgate(&["search", "--index", p, "거주", "이전의", "자유"], "");
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(String::from_utf8_lossy(&out.stdout).contains("constitution  제14조"));

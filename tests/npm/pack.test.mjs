@@ -255,10 +255,13 @@ test('bin: the tool subcommands (search, grep, sources, read, links, tool, tools
     ['read', '--index', fixture, '--instance', 'excerpts', '--source', 'constitution', '--article', '999'],
     ['links', '--index', fixture, '--instance', 'excerpts', '--source', 'notice-2026-01'],
     ['tools'],
+    ['search', '--index', fixture, '--index', fixture, '주권'],
+    ['search', '--index', fixture, '--index', 'copy.ggi', '주권'],
     ['ask', '--index', fixture, '--now', '0', '--', '대한민국의 주권은 누구에게 있나요?'],
     ['ask', '--index', fixture, '--now', '0', '--config', 'engine.toml', '--format', 'detailed', '--jsonl'],
   ];
   writeFileSync(path.join(scratch, 'engine.toml'), 'top_k = 2\ntotal_budget = 600\n');
+  writeFileSync(path.join(scratch, 'copy.ggi'), readFileSync(fixture));
   for (const args of runs) {
     const js = run(bin, args, { input, encoding: 'buffer' });
     const native = run(cli, args, { input, encoding: 'buffer' });

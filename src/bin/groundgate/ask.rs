@@ -38,6 +38,7 @@ pub fn engine(
     if let Some(t) = now {
         engine.set_clock(Box::new(FixedClock(t)));
     }
+    let mut loaded: Vec<(String, &PathBuf)> = Vec::new();
     for path in indexes {
         let bytes = crate::index_file::read(path)?;
         let name = groundgate::Index::open(&bytes[..])
@@ -45,11 +46,28 @@ pub fn engine(
             .meta()
             .name
             .clone();
+        if let Some((_, first)) = loaded.iter().find(|(n, _)| *n == name) {
+            return Err(duplicate(path, &name, first).into());
+        }
+        loaded.push((name.clone(), path));
         engine
             .add_instance(&name, bytes, InstanceOptions::default())
             .map_err(|e| format!("{}: {e}", path.display()))?;
     }
     Ok(engine)
+}
+
+/// The error for a second index of one name: an instance is named by its manifest's `name`.
+fn duplicate(path: &std::path::Path, name: &str, first: &std::path::Path) -> String {
+    if path == first {
+        return format!("{}: the same index is given twice", path.display());
+    }
+    format!(
+        "{}: an index named {name:?} is already loaded from {} (an index takes its manifest's \
+         `name`: build one of them with another)",
+        path.display(),
+        first.display()
+    )
 }
 
 pub fn run(a: Args) -> Result<(), Box<dyn std::error::Error>> {

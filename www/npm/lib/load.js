@@ -69,6 +69,7 @@ function engine(files, { config, now, verify = true } = {}) {
   const gg = wasm();
   const eng = new gg.Engine(config);
   if (now !== undefined) eng.setClock(now);
+  const loaded = new Map();
   for (const file of files) {
     const bytes = readFile(file);
     let name;
@@ -77,6 +78,18 @@ function engine(files, { config, now, verify = true } = {}) {
       if (verify) index.verify();
       name = index.info().name;
       index.free();
+      if (loaded.get(name) === file) {
+        const err = new Error('the same index is given twice');
+        err.code = 'invalid_argument';
+        throw err;
+      }
+      if (loaded.has(name)) {
+        const err = new Error(`an index named ${JSON.stringify(name)} is already loaded from ${loaded.get(name)} `
+          + '(an index takes its manifest\'s `name`: build one of them with another)');
+        err.code = 'invalid_argument';
+        throw err;
+      }
+      loaded.set(name, file);
       eng.addInstance(name, bytes);
     } catch (e) {
       eng.free();

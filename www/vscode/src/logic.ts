@@ -130,8 +130,12 @@ export function loadIndexes(
       } finally {
         index.free();
       }
-      if (loaded.some((l) => l.name === meta.name)) {
-        errors.push({ file, message: `${file}: an index named "${meta.name}" is already loaded` });
+      const first = loaded.find((l) => l.name === meta.name);
+      if (first) {
+        const message = first.file === file
+          ? `${file}: the same index is given twice`
+          : `${file}: an index named "${meta.name}" is already loaded from ${first.file} (an index takes its manifest's \`name\`: build one of them with another)`;
+        errors.push({ file, message });
         continue;
       }
       engine.addInstance(meta.name, bytes);
