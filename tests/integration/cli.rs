@@ -531,3 +531,42 @@ fn every_jsonl_loop_names_an_over_long_lines_full_length_and_goes_on() {
         assert!(lines[1].get("error").is_none(), "{args:?}: {}", lines[1]);
     }
 }
+
+/// A reader that stopped before the output (`groundgate info … | head`): every subcommand ends
+/// quietly with success, never a panic ("failed printing to stdout") or an error message.
+#[test]
+fn closed_stdout_is_a_quiet_success() {
+    use std::process::{Command, Stdio};
+    let idx = excerpt_index_file("closed-stdout.ggi");
+    let p = idx.to_str().expect("path");
+    let labels = std::env::temp_dir().join(format!("groundgate-closed-{}.jsonl", std::process::id()));
+    std::fs::write(&labels, "{\"prompt\":\"대한민국의 주권은 누구에게 있나요?\",\"kind\":\"question\"}\n").expect("labels");
+    let l = labels.to_str().expect("path");
+    let runs: [&[&str]; 12] = [
+        &["info", "--index", p],
+        &["chunks", "--index", p],
+        &["sources", "--index", p],
+        &["tools"],
+        &["rules"],
+        &["search", "--index", p, "주권"],
+        &["grep", "--index", p, "주권"],
+        &["read", "--index", p, "--source", "constitution", "--article", "1"],
+        &["ask", "--index", p, "--", "대한민국의 주권은 누구에게 있나요?"],
+        &["route-eval", "--labels", l],
+        &["rebel", "--index", p, "--", "주권"],
+        &["--help"],
+    ];
+    for args in runs {
+        let (reader, writer) = std::io::pipe().expect("pipe");
+        drop(reader);
+        let out = Command::new(env!("CARGO_BIN_EXE_groundgate"))
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(writer)
+            .stderr(Stdio::piped())
+            .output()
+            .expect("run");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success() && err.is_empty(), "{args:?}: {:?} {err}", out.status);
+    }
+}

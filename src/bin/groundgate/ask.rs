@@ -143,7 +143,7 @@ pub fn stats(path: &PathBuf, svg: Option<&std::path::Path>) -> Result<(), Box<dy
     // Lossy, as a JS host reads it: a log with a stray byte is still a log.
     let bytes = crate::files::read(path)?;
     let report = groundgate::deliver::FunnelReport::read(&String::from_utf8_lossy(&bytes));
-    print!("{}", report.render());
+    crate::out(format_args!("{}", report.render()))?;
     let funnel = report.funnel;
     let note = format!("{} prompts: {}", funnel.prompts, crate::chart::names(std::slice::from_ref(path)));
     crate::chart::write(&mut std::io::stdout().lock(), svg, || {

@@ -52,8 +52,8 @@ pub fn run(
     let tmp = out.with_extension("ggi.tmp");
     std::fs::write(&tmp, &bytes).map_err(|e| crate::files::io_error(&tmp, &e))?;
     std::fs::rename(&tmp, out).map_err(|e| crate::files::io_error(out, &e))?;
-    println!(
-        "{}: {} documents, {} chunks, {} terms, {} bytes ({:.2} × the {} bytes of text), {:.2} s → {}",
+    crate::out(format_args!(
+        "{}: {} documents, {} chunks, {} terms, {} bytes ({:.2} × the {} bytes of text), {:.2} s → {}\n",
         m.name,
         stats.documents,
         stats.chunks,
@@ -63,7 +63,7 @@ pub fn run(
         stats.text_bytes,
         started.elapsed().as_secs_f64(),
         out.display()
-    );
+    ))?;
     Ok(())
 }
 

@@ -10,29 +10,31 @@ pub fn run(path: &Path) -> Result<(), Box<dyn std::error::Error>> {
     let bytes = crate::index_file::read(path)?;
     let index = Index::open(&bytes[..]).map_err(|e| format!("{}: {e}", path.display()))?;
     let m = index.meta();
-    println!("{} — {}", m.name, m.title);
+    crate::out(format_args!("{} — {}\n", m.name, m.title))?;
     if !m.description.is_empty() {
-        println!("{}", m.description);
+        crate::out(format_args!("{}\n", m.description))?;
     }
-    println!("generator     {}", m.generator);
-    println!("chunks        {}", m.chunks);
-    println!("sources       {}", m.sources);
-    println!("terms         {}", index.term_count());
-    println!("avg length    {:.1} terms", m.avg_len());
-    println!("analyzer      {:?}", m.analyzer);
-    println!("bm25          k1 {} b {}", m.bm25.k1, m.bm25.b);
-    println!("sufficiency   {}", m.sufficiency);
-    println!("anchors       {}", index.anchors()?.len());
-    println!("glossary      {}", index.glossary()?.len());
+    crate::out(format_args!("generator     {}\n", m.generator))?;
+    crate::out(format_args!("chunks        {}\n", m.chunks))?;
+    crate::out(format_args!("sources       {}\n", m.sources))?;
+    crate::out(format_args!("terms         {}\n", index.term_count()))?;
+    crate::out(format_args!("avg length    {:.1} terms\n", m.avg_len()))?;
+    crate::out(format_args!("analyzer      {:?}\n", m.analyzer))?;
+    crate::out(format_args!("bm25          k1 {} b {}\n", m.bm25.k1, m.bm25.b))?;
+    crate::out(format_args!("sufficiency   {}\n", m.sufficiency))?;
+    crate::out(format_args!("anchors       {}\n", index.anchors()?.len()))?;
+    crate::out(format_args!("glossary      {}\n", index.glossary()?.len()))?;
     if index.korean_prompts() {
-        println!("prompts       in Korean (a prompt without Hangul is not about these documents)");
+        crate::out(format_args!(
+            "prompts       in Korean (a prompt without Hangul is not about these documents)\n"
+        ))?;
     }
-    println!("sections:");
+    crate::out(format_args!("sections:\n"))?;
     for s in format::read_table(&bytes)? {
-        println!("  {:<10} {:>9} bytes  crc {:08x}", s.id.name(), s.len, s.crc);
+        crate::out(format_args!("  {:<10} {:>9} bytes  crc {:08x}\n", s.id.name(), s.len, s.crc))?;
     }
     index.verify()?;
-    println!("checksums     ok ({} bytes)", bytes.len());
+    crate::out(format_args!("checksums     ok ({} bytes)\n", bytes.len()))?;
     Ok(())
 }
 

@@ -543,6 +543,16 @@ fn main() -> ExitCode {
     }
 }
 
+/// Write `text` to stdout. A reader that stopped early (`groundgate info … | head`) is an
+/// [`std::io::ErrorKind::BrokenPipe`] error, which [`main`] takes as success; `print!` would
+/// panic instead.
+pub fn out(text: std::fmt::Arguments<'_>) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut stdout = std::io::stdout().lock();
+    stdout.write_fmt(text)?;
+    stdout.flush()
+}
+
 /// An error message as the terminal shows it: control characters but line breaks and tabs
 /// escaped (`\u{1b}`), so text from a crafted index (a source id holding ESC sequences, named in
 /// "nearby" hints) cannot drive the terminal.

@@ -25,7 +25,7 @@ pub fn run(a: Args) -> Result<(), Box<dyn std::error::Error>> {
     let lang = if a.lang == "en" { Lang::En } else { Lang::Ko };
     let query = a.query.join(" ");
     if a.criteria_prompt {
-        print!("{}", rebel::two_turn_criteria(&query, lang)?);
+        crate::out(format_args!("{}", rebel::two_turn_criteria(&query, lang)?))?;
         return Ok(());
     }
     if a.json {
@@ -49,7 +49,7 @@ pub fn run(a: Args) -> Result<(), Box<dyn std::error::Error>> {
     match &a.reply {
         None => {
             let docs: Vec<PromptDoc> = hits.iter().map(|h| PromptDoc::of_hit(&name, h)).collect();
-            print!("{}", rebel::rerank_prompt(&query, &docs, &criteria, lang)?);
+            crate::out(format_args!("{}", rebel::rerank_prompt(&query, &docs, &criteria, lang)?))?;
         }
         Some(p) => {
             let reranked = rebel::rerank_with(&hits, &crate::files::read_text(p)?, &criteria)?;
@@ -80,8 +80,11 @@ fn json(a: &Args, query: &str) -> Result<(), Box<dyn std::error::Error>> {
     let engine = crate::ask::engine(std::slice::from_ref(&a.index), None, None)?;
     let prompt = host::prompt_json(&engine, &serde_json::Value::Object(args).to_string())?;
     match &a.reply {
-        None => println!("{prompt}"),
-        Some(p) => println!("{}", host::apply_json(&engine, &prompt, &crate::files::read_text(p)?)?),
+        None => crate::out(format_args!("{prompt}\n"))?,
+        Some(p) => crate::out(format_args!(
+            "{}\n",
+            host::apply_json(&engine, &prompt, &crate::files::read_text(p)?)?
+        ))?,
     }
     Ok(())
 }

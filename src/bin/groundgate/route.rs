@@ -31,11 +31,11 @@ pub fn eval(labels: &Path, indexes: &[PathBuf], misses: usize) -> Result<(), Box
     let mut engine =
         if indexes.is_empty() { None } else { Some(crate::ask::engine(indexes, None, Some(0))?) };
     let report = evaluate(&cases, engine.as_mut())?;
-    print!("{}", report.render(misses));
+    crate::out(format_args!("{}", report.render(misses)))?;
     Ok(())
 }
 
 pub fn rules(lang: &str) -> Result<(), Box<dyn std::error::Error>> {
-    print!("{}", groundgate::deliver::rules::rules(lang)?);
+    crate::out(format_args!("{}", groundgate::deliver::rules::rules(lang)?))?;
     Ok(())
 }

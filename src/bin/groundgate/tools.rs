@@ -67,7 +67,7 @@ pub fn run(
 
 /// `groundgate tools`: the definitions (JSON).
 pub fn definitions() -> Result<(), Box<dyn std::error::Error>> {
-    println!("{}", serde_json::to_string_pretty(&tools::definitions())?);
+    crate::out(format_args!("{}\n", serde_json::to_string_pretty(&tools::definitions())?))?;
     Ok(())
 }
 
