@@ -496,6 +496,20 @@ fn misplaced_words_are_usage_errors() {
     let out = groundgate(&["search", "--index", idx, "--jsonl", "--tool"], "{\"id\":1,\"query\":\"주권\"}\n");
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(String::from_utf8_lossy(&out.stdout).contains("\"results\""));
+    // Nothing to search for (no words, no --jsonl) is a usage error; `ask` reads its prompts from
+    // stdin then, and none (or only blank lines) is an error, never a silent success.
+    for (args, want) in [(["search", "--index", idx], "no query: "), (["grep", "--index", idx], "no text: ")]
+    {
+        let out = groundgate(&args, "");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.code() == Some(2) && err.contains(want), "{args:?}: {err}");
+    }
+    for stdin in ["", "\n  \n"] {
+        let out = groundgate(&["ask", "--index", idx], stdin);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{err}");
+        assert_eq!(err, "groundgate: no prompt: give one after --, or one a line on stdin\n");
+    }
 }
 
 #[test]
@@ -540,7 +554,8 @@ fn closed_stdout_is_a_quiet_success() {
     let idx = excerpt_index_file("closed-stdout.ggi");
     let p = idx.to_str().expect("path");
     let labels = std::env::temp_dir().join(format!("groundgate-closed-{}.jsonl", std::process::id()));
-    std::fs::write(&labels, "{\"prompt\":\"대한민국의 주권은 누구에게 있나요?\",\"kind\":\"question\"}\n").expect("labels");
+    std::fs::write(&labels, "{\"prompt\":\"대한민국의 주권은 누구에게 있나요?\",\"kind\":\"question\"}\n")
+        .expect("labels");
     let l = labels.to_str().expect("path");
     let runs: [&[&str]; 12] = [
         &["info", "--index", p],

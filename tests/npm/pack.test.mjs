@@ -403,6 +403,10 @@ test('bin: bad input is a message and an exit code, never a stack trace', () => 
     [['grep', '--index', fixture, '--jsonl', '주권'], 2, /with --jsonl the input comes from stdin/],
     [['ask', '--index', fixture, '--jsonl', '주권'], 2, /with --jsonl the input comes from stdin/],
     [['ask', '--index', fixture, '주권은 누구에게'], 2, /'주권은 누구에게' is not an index file: --index takes every word up to the next flag/],
+    // Nothing to ask or search for (stdin empty, no words) is an error, never a silent success.
+    [['ask', '--index', fixture], 1, /^groundgate: no prompt: give one after --, or one a line on stdin\n$/],
+    [['search', '--index', fixture], 2, /no query: give its words after the options/],
+    [['grep', '--index', fixture], 2, /no text: give its words after the options/],
   ];
   for (const [args, code, pattern] of cases) {
     const r = run(bin, args, { input: '' });

@@ -132,6 +132,9 @@ pub fn run(a: Args) -> Result<(), Box<dyn std::error::Error>> {
             writeln!(out, "{}", answer.context)?;
         }
     }
+    if asked == 0 {
+        return Err("no prompt: give one after --, or one a line on stdin".into());
+    }
     if failed > 0 {
         return Err(format!("{failed} of {asked} prompts not answered (named above)").into());
     }

@@ -381,6 +381,13 @@ fn misplaced(what: &str, jsonl: bool, words: &[String]) -> Option<String> {
     })
 }
 
+/// No query (or text) and no --jsonl: nothing to search for, as a usage error's message.
+fn missing(what: &str, jsonl: bool, words: &[String]) -> Option<String> {
+    (!jsonl && words.is_empty()).then(|| {
+        format!("no {what}: give its words after the options (or --jsonl: one JSON object a line on stdin)")
+    })
+}
+
 /// Is `path` named like an index file (`.ggi`, any case)?
 fn named_index(path: &str) -> bool {
     path.to_ascii_lowercase().ends_with(".ggi")
@@ -404,12 +411,17 @@ fn session_id(s: &str) -> Result<String, String> {
     groundgate::deliver::session::check_id(s).map(|()| s.to_string()).map_err(|e| e.to_string())
 }
 
-/// Refuse misplaced words ([`misplaced`], [`prompt_as_index`]) before anything runs: exit code 2,
+/// Refuse misplaced or missing words ([`misplaced`], [`missing`], [`prompt_as_index`]) before
+/// anything runs: exit code 2,
 /// with the subcommand's usage.
 fn check_words(command: &Command) {
     let found = match command {
-        Command::Search { jsonl, query, .. } => misplaced("query", *jsonl, query).map(|m| ("search", m)),
-        Command::Grep { common, text, .. } => misplaced("text", common.jsonl, text).map(|m| ("grep", m)),
+        Command::Search { jsonl, query, .. } => misplaced("query", *jsonl, query)
+            .or_else(|| missing("query", *jsonl, query))
+            .map(|m| ("search", m)),
+        Command::Grep { common, text, .. } => misplaced("text", common.jsonl, text)
+            .or_else(|| missing("text", common.jsonl, text))
+            .map(|m| ("grep", m)),
         Command::Ask { index, jsonl, prompt, .. } => misplaced("prompt", *jsonl, prompt)
             .or_else(|| if *jsonl { None } else { prompt_as_index(index, prompt) })
             .map(|m| ("ask", m)),

@@ -128,7 +128,9 @@ fn human(out: &mut impl Write, name: &str, r: &Value) -> std::io::Result<()> {
         }
         "grep" => {
             let total = r.get("total").and_then(Value::as_u64).unwrap_or(0);
-            writeln!(out, "text: {}   ({total} matching chunks)", s(r, "text"))?;
+            let shown = items(r, "matches").len() as u64;
+            let more = if shown < total { format!(", {shown} shown") } else { String::new() };
+            writeln!(out, "text: {}   ({}{more})", s(r, "text"), count(total, "matching chunk"))?;
             for m in items(r, "matches") {
                 writeln!(out, "  {}  {}  {}", s(m, "instance"), s(m, "source"), location(m))?;
                 let text: Vec<char> = s(m, "text").chars().collect();
@@ -151,11 +153,14 @@ fn human(out: &mut impl Write, name: &str, r: &Value) -> std::io::Result<()> {
                     + e.get("headings_more").and_then(Value::as_u64).unwrap_or(0);
                 writeln!(
                     out,
-                    "{:<14} {:<28} {} [{}] {n} chunks{pages} {arts} articles {heads} headings",
+                    "{:<14} {:<28} {} [{}] {}{pages} {} {}",
                     s(e, "instance"),
                     s(e, "source"),
                     s(e, "title"),
-                    s(e, "kind")
+                    s(e, "kind"),
+                    count(n, "chunk"),
+                    count(arts, "article"),
+                    count(heads, "heading")
                 )?;
             }
         }
@@ -171,6 +176,9 @@ fn human(out: &mut impl Write, name: &str, r: &Value) -> std::io::Result<()> {
         }
         "links" => {
             writeln!(out, "{} · {} · {}", s(r, "instance"), s(r, "source"), s(r, "title"))?;
+            if items(r, "links").is_empty() {
+                writeln!(out, "  (no links)")?;
+            }
             for l in items(r, "links") {
                 let to: Vec<String> = items(l, "resolved")
                     .iter()
@@ -186,8 +194,14 @@ fn human(out: &mut impl Write, name: &str, r: &Value) -> std::io::Result<()> {
         }
         _ => writeln!(out, "{r}")?,
     }
-    if r.get("truncated").and_then(Value::as_bool) == Some(true) {
-        writeln!(out, "(truncated)")?;
+    // `sources` and `grep` print their full counts above; the others say what was cut.
+    if r.get("truncated").and_then(Value::as_bool) == Some(true) && !matches!(name, "sources" | "grep") {
+        writeln!(out, "(truncated: a result's text is capped; the rest was left out)")?;
     }
     Ok(())
+}
+
+/// `1 chunk`, `2 chunks`.
+fn count(n: u64, what: &str) -> String {
+    if n == 1 { format!("1 {what}") } else { format!("{n} {what}s") }
 }

@@ -120,6 +120,11 @@ function misplaced(what, jsonl, words) {
   if (jsonl && words.length) throw new UsageError(`with --jsonl the input comes from stdin, one JSON object a line (unexpected '${words[0]}')`);
 }
 
+/** No query (or text) and no --jsonl: nothing to search for. */
+function missing(what, jsonl, words) {
+  if (!jsonl && !words.length) throw new UsageError(`no ${what}: give its words after the options (or --jsonl: one JSON object a line on stdin)`);
+}
+
 /** `ask --index a.ggi 농지 소작 금지`: --index takes every word up to the next flag; a prompt read as index paths. */
 function promptAsIndex(index, prompt) {
   if (prompt.length) return;
@@ -129,4 +134,4 @@ function promptAsIndex(index, prompt) {
   }
 }
 
-module.exports = { parse, integer, usage, misplaced, promptAsIndex, printable, UsageError };
+module.exports = { parse, integer, usage, misplaced, missing, promptAsIndex, printable, UsageError };

@@ -74,6 +74,7 @@ async function run(argv) {
     if (answer.context) lines.push(answer.context);
     process.stdout.write(lines.join('\n') + '\n');
   }
+  if (asked === 0) throw new Error('no prompt: give one after --, or one a line on stdin');
   if (failed > 0) throw new Error(`${failed} of ${asked} prompts not answered (named above)`);
 }
 

@@ -5,7 +5,7 @@
 // (src/protocol.rs); `search --jsonl` over one index without `--tool` keeps its historic
 // `{"id","hits"}` contract (`Index.searchLine`).
 
-const { parse, integer, usage, misplaced, UsageError } = require('./args');
+const { parse, integer, usage, misplaced, missing, UsageError } = require('./args');
 const load = require('./load');
 const jsonl = require('./jsonl');
 
@@ -47,6 +47,7 @@ function command(name) {
     if (v.help) return process.stdout.write(usage(name, t.summary, spec, t.words ? `[${t.words.toUpperCase()}]...` : ''));
     if (positional.length && !t.words) throw new UsageError(`unexpected argument '${positional[0]}'`);
     if (t.words) misplaced(t.words, v.jsonl, positional);
+    if (t.words) missing(t.words, v.jsonl, positional);
     const args = {};
     if (t.words && positional.length) args[t.words] = positional.join(' ');
     for (const [flag, opt] of Object.entries(t.flags)) {
@@ -130,7 +131,9 @@ function human(name, r) {
       out.push(`     ${snippet(s(h, 'text'), 110)}`);
     }
   } else if (name === 'grep') {
-    out.push(`text: ${s(r, 'text')}   (${r.total ?? 0} matching chunks)`);
+    const total = r.total ?? 0;
+    const shown = items(r, 'matches').length;
+    out.push(`text: ${s(r, 'text')}   (${count(total, 'matching chunk')}${shown < total ? `, ${shown} shown` : ''})`);
     for (const m of items(r, 'matches')) {
       out.push(`  ${s(m, 'instance')}  ${s(m, 'source')}  ${location(m)}`);
       const text = [...s(m, 'text')];
@@ -142,7 +145,7 @@ function human(name, r) {
       const pages = Array.isArray(e.pages) && e.pages.length === 2 ? ` pp.${e.pages[0]}–${e.pages[1]}` : '';
       const arts = items(e, 'articles').length + (e.articles_more ?? 0);
       const heads = items(e, 'headings').length + (e.headings_more ?? 0);
-      out.push(`${s(e, 'instance').padEnd(14)} ${s(e, 'source').padEnd(28)} ${s(e, 'title')} [${s(e, 'kind')}] ${e.chunks ?? 0} chunks${pages} ${arts} articles ${heads} headings`);
+      out.push(`${s(e, 'instance').padEnd(14)} ${s(e, 'source').padEnd(28)} ${s(e, 'title')} [${s(e, 'kind')}] ${count(e.chunks ?? 0, 'chunk')}${pages} ${count(arts, 'article')} ${count(heads, 'heading')}`);
     }
   } else if (name === 'read') {
     out.push(`${s(r, 'instance')} · ${s(r, 'source')} · ${s(r, 'title')}  ${location(r)}`);
@@ -151,13 +154,20 @@ function human(name, r) {
     for (const p of items(r, 'after')) out.push(`  (after, chunk ${p.chunk}) ${snippet(s(p, 'text'), 200)}`);
   } else if (name === 'links') {
     out.push(`${s(r, 'instance')} · ${s(r, 'source')} · ${s(r, 'title')}`);
+    if (!items(r, 'links').length) out.push('  (no links)');
     for (const l of items(r, 'links')) {
       const to = items(l, 'resolved').map((t) => `${s(t, 'instance')}/${s(t, 'source')}`);
       out.push(`  ${s(l, 'link')}${to.length ? `  → ${to.join(', ')}` : ''}`);
     }
   } else out.push(JSON.stringify(r));
-  if (r.truncated === true) out.push('(truncated)');
+  // `sources` and `grep` print their full counts above; the others say what was cut.
+  if (r.truncated === true && name !== 'sources' && name !== 'grep') {
+    out.push('(truncated: a result\'s text is capped; the rest was left out)');
+  }
   return out.join('\n') + '\n';
 }
+
+/** `1 chunk`, `2 chunks`. */
+const count = (n, what) => (n === 1 ? `1 ${what}` : `${n} ${what}s`);
 
 module.exports = { command, definitions, human, TOOLS };
