@@ -66,7 +66,29 @@ pub(crate) fn parse<T: DeserializeOwned>(tool: &str, args: &str) -> Result<T> {
         let msg = e.to_string();
         let tail = format!(" at line {} column {}", e.line(), e.column());
         let msg = msg.strip_suffix(&tail).unwrap_or(&msg);
-        Error::invalid("arguments", format!("{tool}: {msg}"))
+        match culprit::<T>(text, msg) {
+            Some(field) => Error::invalid("arguments", format!("{tool}: {field}: {msg}")),
+            None => Error::invalid("arguments", format!("{tool}: {msg}")),
+        }
+    })
+}
+
+/// The field a type error of serde's (`invalid type: integer `5`, expected a string`) is about,
+/// which its message does not say: the one field whose removal changes the error (to another, or
+/// to none). Only on the error path; `None` when no single field is to blame.
+fn culprit<T: DeserializeOwned>(text: &str, msg: &str) -> Option<String> {
+    if !(msg.starts_with("invalid type") || msg.starts_with("invalid value") || msg.starts_with("invalid length")) {
+        return None;
+    }
+    let serde_json::Value::Object(map) = serde_json::from_str(text).ok()? else { return None };
+    map.keys().find_map(|key| {
+        let mut rest = map.clone();
+        rest.remove(key);
+        let changed = match serde_json::from_value::<T>(serde_json::Value::Object(rest)) {
+            Ok(_) => true,
+            Err(e) => !e.to_string().starts_with(msg),
+        };
+        changed.then(|| key.clone())
     })
 }
 

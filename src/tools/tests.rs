@@ -353,7 +353,7 @@ fn search_fuses_a_host_ranking_by_rrf() {
         (json!({"query": "x", "fuse": ["x:99999:00000000"]}), "stale or from another index"),
         (json!({"query": "x", "fuse": ["garbage"]}), "instance:chunk:check"),
         (json!({"query": "x", "fuse": [refs[0], refs[0]]}), "twice"),
-        (json!({"query": "x", "fuse": refs[0]}), "arguments"),
+        (json!({"query": "x", "fuse": refs[0]}), "search: fuse: invalid type"),
         (json!({"query": "x", "fuse": [], "fuse_k": 1001}), "fuse_k"),
         (json!({"query": "x", "fuse_k": 5}), "without fuse"),
     ] {
@@ -440,4 +440,26 @@ fn a_search_result_given_back_renders_as_the_evidence_block() {
         assert_eq!(e.code(), "invalid_argument", "{bad}: {e}");
         assert!(e.to_string().contains("result"), "{bad}: {e}");
     }
+}
+
+#[test]
+fn a_badly_typed_argument_is_named() {
+    let e = engine();
+    for (tool, bad, says) in [
+        ("search", json!({"query": 5}), "search: query: invalid type: integer `5`, expected a string"),
+        ("search", json!({"query": "x", "k": "3"}), "search: k: invalid type: string \"3\""),
+        ("search", json!({"query": "x", "k": -1}), "search: k: invalid value: integer `-1`"),
+        ("grep", json!({"text": "x", "detailed": "yes"}), "grep: detailed: invalid type: string \"yes\""),
+        ("read", json!({"source": "a", "page": "3"}), "read: page: invalid type: string \"3\""),
+        ("sources", json!({"instance": 7}), "sources: instance: invalid type: integer `7`"),
+        // Two bad fields: the one serde reports, the first in the text (`json!` sorts the keys).
+        ("search", json!({"query": 5, "k": "3"}), "search: k: invalid type: string \"3\""),
+    ] {
+        let got = err(&e, tool, bad.clone());
+        assert_eq!(got.code(), "invalid_argument", "{bad}");
+        assert!(got.to_string().contains(says), "{bad}: {got}");
+    }
+    // An unknown field is named by serde itself, once.
+    let got = err(&e, "search", json!({"query": "x", "kk": 1})).to_string();
+    assert!(got.contains("search: unknown field `kk`"), "{got}");
 }
