@@ -499,9 +499,10 @@ impl Manifest {
             return Err(Error::input(
                 &self.name,
                 format!(
-                    "the inputs hold no text ({} documents, 0 chunks): check that the files are not empty \
+                    "the inputs hold no text ({} document{}, 0 chunks): check that the files are not empty \
                      and that each [[input]]'s format is theirs",
-                    stats.documents
+                    stats.documents,
+                    if stats.documents == 1 { "" } else { "s" }
                 ),
             ));
         }
@@ -617,6 +618,17 @@ pub fn build_from_documents(
         prepared.push(chunks);
     }
     let max_uses = (chunk_count as f64 * share) as usize;
+    // A weight whose pattern names no source would be silently without effect.
+    if let Some(pattern) = m.source_weights.keys().find(|p| !docs.iter().any(|d| wildcard(p, &d.source.id))) {
+        let example = docs.first().map_or(String::new(), |d| format!(" (here e.g. {:?})", d.source.id));
+        return Err(Error::invalid(
+            "source_weights",
+            format!(
+                "{pattern:?} matches no source; a source id is its file's path relative to its \
+                 [[input]]'s path{example}, `*` any run of characters"
+            ),
+        ));
+    }
     let mut stats = BuildStats { documents: docs.len(), ..Default::default() };
     for (d, chunks) in docs.iter().zip(prepared) {
         let sid = b.add_source(d.source.clone())?;
@@ -844,6 +856,13 @@ mod tests {
             .build_from(&fs, &base, |_, _| {})
             .unwrap_err();
         assert!(e.to_string().contains("guide/merge.html: weight 25"), "{e}");
+        // A pattern that names no source (ids are relative to the input's path) is refused.
+        let e = manifest("[source_weights]\n\"*/guide/*\" = 1.3\n")
+            .build_from(&fs, &base, |_, _| {})
+            .unwrap_err();
+        assert_eq!(e.code(), "invalid_argument");
+        assert!(e.to_string().contains("invalid source_weights: \"*/guide/*\" matches no source"), "{e}");
+        assert!(e.to_string().contains("(here e.g. \"guide/merge.html\")"), "{e}");
     }
 
     #[test]
