@@ -262,6 +262,11 @@ test('bin: the tool subcommands (search, grep, sources, read, links, tool, tools
   ];
   writeFileSync(path.join(scratch, 'engine.toml'), 'top_k = 2\ntotal_budget = 600\n');
   writeFileSync(path.join(scratch, 'copy.ggi'), readFileSync(fixture));
+  // RRF with a ranking of the caller's: references as `search --detailed` gives them.
+  const found = JSON.parse(run(cli, ['search', '--index', fixture, '--jsonl', '--tool'], { input: '{"id":1,"query":"국민 주권","detailed":true}\n' }).stdout);
+  const refs = found.result.results.map((r) => r.ref);
+  assert.ok(refs.length >= 3, JSON.stringify(found));
+  runs.push(['search', '--index', fixture, '--detailed', '--fuse', `${refs[2]},${refs[1]}`, '--fuse', refs[0], '--fuse-k', '10', '국민', '주권']);
   for (const args of runs) {
     const js = run(bin, args, { input, encoding: 'buffer' });
     const native = run(cli, args, { input, encoding: 'buffer' });
@@ -305,7 +310,7 @@ test('bin: build indexes HTML and Markdown with Node alone, the same bytes as th
     }
     const blank = run(exe, ['build', '--manifest', 'blank.toml', '--out', 'blank.ggi', '--quiet']);
     assert.equal(blank.status, 1, blank.stderr);
-    assert.match(blank.stderr, /the inputs hold no text \(1 documents, 0 chunks\)/);
+    assert.match(blank.stderr, /the inputs hold no text \(1 document, 0 chunks\)/);
     const k1 = run(exe, ['build', '--manifest', 'k1.toml', '--out', 'k1.ggi', '--quiet']);
     assert.equal(k1.status, 1, k1.stderr);
     assert.match(k1.stderr, /k1 = -5, b = 0\.75: use k1 from 0 to 3 and b from 0 to 1/);

@@ -67,7 +67,7 @@ function parse(argv, spec, command) {
       if (opt.default !== undefined) values[name] = opt.default;
       else if (opt.type === 'boolean') values[name] = false;
     }
-    if (opt.requires && values[name] === true && !values[opt.requires]) {
+    if (opt.requires && values[name] !== undefined && values[name] !== false && !values[opt.requires]) {
       throw new UsageError(`--${name} requires --${opt.requires}`);
     }
   }

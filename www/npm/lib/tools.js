@@ -22,7 +22,14 @@ const num = (help) => ({ type: 'string', help, integer: true });
 const TOOLS = {
   search: {
     summary: 'Search one or more indexes (BM25, merged); queries from the arguments or JSON lines.',
-    flags: { k: num('results per query (tool: default 5, at most 50; one-index --jsonl: default 10)'), instance: str('search only this instance'), detailed: { type: 'boolean', help: 'add chunk ids, scores and matched terms' }, tool: { type: 'boolean', requires: 'jsonl', help: 'with --jsonl: the tool contract even for one index' } },
+    flags: {
+      k: num('results per query (tool: default 5, at most 50; one-index --jsonl: default 10)'),
+      instance: str('search only this instance'),
+      detailed: { type: 'boolean', help: 'add chunk ids, references (ref), scores and matched terms' },
+      fuse: { type: 'string', multiple: true, repeat: true, list: true, help: 'a ranking of your own to fuse by RRF: chunk references instance:chunk:crc32 (from --detailed or chunks), best first; repeat or separate with commas' },
+      'fuse-k': { ...num('the RRF constant for --fuse (default 60)'), requires: 'fuse' },
+      tool: { type: 'boolean', requires: 'jsonl', help: 'with --jsonl: the tool contract even for one index' },
+    },
     words: 'query',
   },
   grep: {
@@ -48,11 +55,14 @@ function command(name) {
     if (positional.length && !t.words) throw new UsageError(`unexpected argument '${positional[0]}'`);
     if (t.words) misplaced(t.words, v.jsonl, positional);
     if (t.words) missing(t.words, v.jsonl, positional);
+    if (v.fuse && v.jsonl) throw new UsageError("the argument '--fuse' cannot be used with '--jsonl'");
     const args = {};
     if (t.words && positional.length) args[t.words] = positional.join(' ');
     for (const [flag, opt] of Object.entries(t.flags)) {
       if (flag === 'tool' || v[flag] === undefined || v[flag] === false) continue;
-      args[flag] = opt.integer ? integer(flag, v[flag]) : v[flag];
+      // `--fuse a,b --fuse c` → ["a", "b", "c"]; `--fuse-k` → fuse_k, as natively.
+      const value = opt.list ? v[flag].flatMap((x) => x.split(',')) : opt.integer ? integer(flag, v[flag]) : v[flag];
+      args[flag.replace('-', '_')] = value;
     }
     if (name === 'search' && v.jsonl && !v.tool && v.index.length === 1) return legacySearch(v.index[0], args.k ?? 10, v.timings);
     if (!v.jsonl && name !== 'tool') load.oneShot();
