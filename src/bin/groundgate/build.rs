@@ -53,10 +53,10 @@ pub fn run(
     std::fs::write(&tmp, &bytes).map_err(|e| crate::files::io_error(&tmp, &e))?;
     std::fs::rename(&tmp, out).map_err(|e| crate::files::io_error(out, &e))?;
     crate::out(format_args!(
-        "{}: {} documents, {} chunks, {} terms, {} bytes ({:.2} × the {} bytes of text), {:.2} s → {}\n",
+        "{}: {}, {}, {} terms, {} bytes ({:.2} × the {} bytes of text), {:.2} s → {}\n",
         m.name,
-        stats.documents,
-        stats.chunks,
+        count(stats.documents, "document"),
+        count(stats.chunks, "chunk"),
         stats.terms,
         stats.bytes,
         stats.bytes as f64 / stats.text_bytes.max(1) as f64,
@@ -73,4 +73,9 @@ fn read_head(path: &Path) -> std::io::Result<Vec<u8>> {
     let mut head = Vec::with_capacity(8);
     std::fs::File::open(path)?.take(8).read_to_end(&mut head)?;
     Ok(head)
+}
+
+/// `1 document`, `2 documents`.
+fn count(n: usize, what: &str) -> String {
+    if n == 1 { format!("1 {what}") } else { format!("{n} {what}s") }
 }

@@ -72,9 +72,12 @@ async function run(argv) {
   const secs = Number(process.hrtime.bigint() - started) / 1e9;
   const ratio = stats.bytes / Math.max(stats.text_bytes, 1);
   process.stdout.write(
-    `${stats.name}: ${stats.documents} documents, ${stats.chunks} chunks, ${stats.terms} terms, ${stats.bytes} bytes ` +
+    `${stats.name}: ${count(stats.documents, 'document')}, ${count(stats.chunks, 'chunk')}, ${stats.terms} terms, ${stats.bytes} bytes ` +
       `(${ratio.toFixed(2)} × the ${stats.text_bytes} bytes of text), ${secs.toFixed(2)} s → ${a.out}\n`,
   );
 }
+
+/** `1 document`, `2 documents`. */
+const count = (n, what) => (n === 1 ? `1 ${what}` : `${n} ${what}s`);
 
 module.exports = { summary, run };
