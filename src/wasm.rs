@@ -707,7 +707,7 @@ impl WasmEngine {
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "string")] line: JsValue,
         #[wasm_bindgen(unchecked_param_type = "number")] n: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "LineDefaults | undefined")] defaults: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "LineDefaults")] defaults: JsValue,
     ) -> JsValue {
         line_out(&line, &n, defaults, |id, body, d| protocol::ask_reply(&mut self.engine, id, &body, d))
     }
@@ -721,7 +721,7 @@ impl WasmEngine {
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] line: JsValue,
         #[wasm_bindgen(unchecked_param_type = "number")] n: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "LineDefaults | undefined")] defaults: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "LineDefaults")] defaults: JsValue,
     ) -> JsValue {
         line_out(&line, &n, defaults, |id, body, d| protocol::tool_reply(&self.engine, id, body, d))
     }

@@ -19,6 +19,8 @@ const gate = a.log.instances[0]?.gate?.relevance;
 const hits: Hit[] = engine.search('constitution', '대통령 임기', 3);
 const meta: IndexMeta = new Index(bytes).info();
 const json: string = engine.askJson('대통령 임기');
+// A host's own --jsonl loop: the defaults may be left out.
+const line: string = engine.askLine('{"id":1,"prompt":"대통령 임기"}', 1) + engine.toolLine('{"id":2,"tool":"sources"}', 2);
 try {
   engine.ask('');
 } catch (e) {
