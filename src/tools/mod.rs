@@ -77,14 +77,22 @@ pub(crate) fn parse<T: DeserializeOwned>(tool: &str, args: &str) -> Result<T> {
 /// which its message does not say: the one field whose removal changes the error (to another, or
 /// to none). Only on the error path; `None` when no single field is to blame.
 fn culprit<T: DeserializeOwned>(text: &str, msg: &str) -> Option<String> {
-    if !(msg.starts_with("invalid type") || msg.starts_with("invalid value") || msg.starts_with("invalid length")) {
+    if !(msg.starts_with("invalid type")
+        || msg.starts_with("invalid value")
+        || msg.starts_with("invalid length"))
+    {
         return None;
     }
-    let serde_json::Value::Object(map) = serde_json::from_str(text).ok()? else { return None };
-    map.keys().find_map(|key| {
-        let mut rest = map.clone();
-        rest.remove(key);
-        let changed = match serde_json::from_value::<T>(serde_json::Value::Object(rest)) {
+    // The fields as they are written (no `Value` tree: it would add its code to the wasm).
+    let fields: std::collections::BTreeMap<String, &serde_json::value::RawValue> =
+        serde_json::from_str(text).ok()?;
+    fields.keys().find_map(|key| {
+        let rest: Vec<String> = fields
+            .iter()
+            .filter(|(k, _)| *k != key)
+            .map(|(k, v)| format!("{}:{}", serde_json::to_string(k).unwrap_or_default(), v.get()))
+            .collect();
+        let changed = match serde_json::from_str::<T>(&format!("{{{}}}", rest.join(","))) {
             Ok(_) => true,
             Err(e) => !e.to_string().starts_with(msg),
         };
