@@ -13,7 +13,8 @@
 //! in order of first appearance. The source's fields (`title`, `kind`, `date`, `link`, `links`)
 //! come from its first record: a later record repeats the title and may leave the optional ones
 //! out, and one that gives another value is an error naming both lines (a value would otherwise be
-//! dropped unseen). Blank lines are skipped; a malformed line is an error naming its line number.
+//! dropped unseen) — unless the `[[input]]` sets that field for every source (`kind`, `date`,
+//! `link`), which the records' values then do not decide. Blank lines are skipped; a malformed line is an error naming its line number.
 
 use serde::Deserialize;
 
@@ -38,8 +39,10 @@ struct Record {
     links: Vec<String>,
 }
 
-/// Parse JSON Lines `text` (read from `origin`, for messages) into documents.
-pub fn parse(text: &str, origin: &str) -> Result<Vec<Document>> {
+/// Parse JSON Lines `text` (read from `origin`, for messages) into documents. `set_by_input`
+/// names the source fields the `[[input]]` sets itself (`"kind"`, `"date"`, `"link"`): records may
+/// differ on those.
+pub fn parse(text: &str, origin: &str, set_by_input: &[&str]) -> Result<Vec<Document>> {
     let mut docs: Vec<Document> = Vec::new();
     // Each source's document and the line that named it first, by id (a scan of `docs` per record
     // made many sources quadratic).
@@ -69,11 +72,11 @@ pub fn parse(text: &str, origin: &str) -> Result<Vec<Document>> {
         };
         let i = match seen.get(&r.source) {
             Some(&(i, first)) => {
-                if let Some(field) = differs(&docs[i].source, &r) {
+                if let Some(field) = differs(&docs[i].source, &r, set_by_input) {
                     return Err(Error::input(
                         at(),
                         format!(
-                            "source {:?}: its {field} differs from line {first}'s (a source's title, \
+                            "source {:?}: its \"{field}\" differs from line {first}'s (a source's title, \
                              kind, date, link and links are given once: repeat them or leave the \
                              optional ones out)",
                             r.source
@@ -108,21 +111,16 @@ pub fn parse(text: &str, origin: &str) -> Result<Vec<Document>> {
 }
 
 /// The first source field a later record of `source` sets otherwise (an optional field left out
-/// sets nothing).
-fn differs(source: &Source, r: &Record) -> Option<&'static str> {
+/// sets nothing; a field in `set_by_input` is the input's to set).
+fn differs(source: &Source, r: &Record, set_by_input: &[&str]) -> Option<&'static str> {
     let kind = r.kind.as_deref().is_some_and(|k| k != source.kind);
     let date = r.date.is_some() && r.date != source.date;
     let link = r.link.is_some() && r.link != source.link;
     let links = !r.links.is_empty() && r.links != source.links;
-    [
-        (r.title != source.title, "\"title\""),
-        (kind, "\"kind\""),
-        (date, "\"date\""),
-        (link, "\"link\""),
-        (links, "\"links\""),
-    ]
-    .into_iter()
-    .find_map(|(d, name)| d.then_some(name))
+    [(r.title != source.title, "title"), (kind, "kind"), (date, "date"), (link, "link"), (links, "links")]
+        .into_iter()
+        .find(|&(d, name)| d && !set_by_input.contains(&name))
+        .map(|(_, name)| name)
 }
 
 #[cfg(test)]
@@ -135,7 +133,7 @@ mod tests {
 
 {"source":"b","title":"B","text":"two","kind":"faq","links":["x"]}
 {"source":"a","title":"A","text":"three","article":"제4조의2"}"#;
-        let d = parse(t, "in.jsonl").unwrap();
+        let d = parse(t, "in.jsonl", &[]).unwrap();
         assert_eq!(d.len(), 2);
         assert_eq!(d[0].blocks.len(), 2);
         assert_eq!(d[0].blocks[0].location.article.as_deref(), Some("제3조"));
@@ -148,7 +146,7 @@ mod tests {
     fn a_later_record_may_repeat_its_source_fields_but_not_change_them() {
         let first = r#"{"source":"a","title":"A","text":"one","kind":"faq","date":"2026-01","link":"u","links":["x"]}"#;
         let same = format!("{first}\n{}", r#"{"source":"a","title":"A","text":"two","kind":"faq"}"#);
-        let d = parse(&same, "in.jsonl").unwrap();
+        let d = parse(&same, "in.jsonl", &[]).unwrap();
         assert_eq!((d.len(), d[0].blocks.len(), d[0].source.date.as_deref()), (1, 2, Some("2026-01")));
         for (later, field) in [
             (r#"{"source":"a","title":"B","text":"two"}"#, "\"title\""),
@@ -157,22 +155,28 @@ mod tests {
             (r#"{"source":"a","title":"A","text":"two","link":"v"}"#, "\"link\""),
             (r#"{"source":"a","title":"A","text":"two","links":["y"]}"#, "\"links\""),
         ] {
-            let e = parse(&format!("{first}\n\n{later}"), "in.jsonl").unwrap_err().to_string();
+            let e = parse(&format!("{first}\n\n{later}"), "in.jsonl", &[]).unwrap_err().to_string();
             assert!(e.contains("in.jsonl:3") && e.contains(field) && e.contains("line 1"), "{e}");
         }
+        // A field the input sets for every source is not the records' to decide.
+        let links =
+            format!("{first}\n{}", r#"{"source":"a","title":"A","text":"two","link":"v","date":"2027"}"#);
+        assert!(parse(&links, "f", &["link", "date"]).is_ok());
+        assert!(parse(&links, "f", &["link"]).unwrap_err().to_string().contains("\"date\""));
         // The first record without a kind is a "document": a later one may say so.
         let t = "{\"source\":\"a\",\"title\":\"A\",\"text\":\"1\"}\n{\"source\":\"a\",\"title\":\"A\",\"text\":\"2\",\"kind\":\"document\"}";
-        assert!(parse(t, "f").is_ok());
+        assert!(parse(t, "f", &[]).is_ok());
     }
 
     #[test]
     fn bad_lines_name_their_line() {
-        let e = parse("{\"source\":\"a\",\"title\":\"A\",\"text\":\"x\"}\n{oops", "f.jsonl").unwrap_err();
+        let e =
+            parse("{\"source\":\"a\",\"title\":\"A\",\"text\":\"x\"}\n{oops", "f.jsonl", &[]).unwrap_err();
         assert!(e.to_string().contains("f.jsonl:2"), "{e}");
-        assert!(parse(r#"{"source":"a","title":"A"}"#, "f").is_err());
-        assert!(parse(r#"{"source":"a","title":"A","text":"x","pgae":1}"#, "f").is_err());
+        assert!(parse(r#"{"source":"a","title":"A"}"#, "f", &[]).is_err());
+        assert!(parse(r#"{"source":"a","title":"A","text":"x","pgae":1}"#, "f", &[]).is_err());
         // Half a surrogate pair is no bad line: U+FFFD, as the `--jsonl` loops read it.
-        let d = parse(r#"{"source":"a","title":"A\udc00","text":"x\ud800y"}"#, "f").unwrap();
+        let d = parse(r#"{"source":"a","title":"A\udc00","text":"x\ud800y"}"#, "f", &[]).unwrap();
         assert_eq!((d[0].source.title.as_str(), d[0].blocks[0].text.as_str()), ("A\u{fffd}", "x\u{fffd}y"));
     }
 }

@@ -430,7 +430,16 @@ impl Manifest {
                 "text" => vec![markup::parse(&text, &id, Markup::Text)],
                 "statute" => vec![statute::parse(&text, &id)],
                 "manual-json" => vec![manual::parse(&text, &id)?],
-                "jsonl" => jsonl::parse(&text, &origin)?,
+                "jsonl" => {
+                    let set = [
+                        ("kind", input.kind.is_some()),
+                        ("date", input.date.is_some()),
+                        ("link", input.link.is_some()),
+                    ];
+                    let set: Vec<&str> =
+                        set.into_iter().filter_map(|(name, on)| on.then_some(name)).collect();
+                    jsonl::parse(&text, &origin, &set)?
+                }
                 "glossary-tsv" => vec![glossary::parse(&text, &id, false)?],
                 "glossary-jsonl" => vec![glossary::parse(&text, &id, true)?],
                 other => {
@@ -624,8 +633,8 @@ pub fn build_from_documents(
         return Err(Error::invalid(
             "source_weights",
             format!(
-                "{pattern:?} matches no source; a source id is its file's path relative to its \
-                 [[input]]'s path{example}, `*` any run of characters"
+                "{pattern:?} matches no source; patterns match source ids as `groundgate sources` \
+                 lists them{example}, `*` any run of characters"
             ),
         ));
     }

@@ -67,37 +67,39 @@ pub(crate) fn parse<T: DeserializeOwned>(tool: &str, args: &str) -> Result<T> {
         let tail = format!(" at line {} column {}", e.line(), e.column());
         let msg = msg.strip_suffix(&tail).unwrap_or(&msg);
         match culprit::<T>(text, msg) {
-            Some(field) => Error::invalid("arguments", format!("{tool}: {field}: {msg}")),
+            Some((field, msg)) => Error::invalid("arguments", format!("{tool}: {field}: {msg}")),
             None => Error::invalid("arguments", format!("{tool}: {msg}")),
         }
     })
 }
 
 /// The field a type error of serde's (`invalid type: integer `5`, expected a string`) is about,
-/// which its message does not say: the one field whose removal changes the error (to another, or
-/// to none). Only on the error path; `None` when no single field is to blame.
-fn culprit<T: DeserializeOwned>(text: &str, msg: &str) -> Option<String> {
-    if !(msg.starts_with("invalid type")
-        || msg.starts_with("invalid value")
-        || msg.starts_with("invalid length"))
-    {
+/// which its message does not say, with the message to show: the object is written again in key
+/// order, and the field whose removal changes that object's error (to another, or to none) is the
+/// one its error is about. Only on the error path; `None` when no single field is to blame.
+fn culprit<T: DeserializeOwned>(text: &str, msg: &str) -> Option<(String, String)> {
+    let type_error =
+        |m: &str| ["invalid type", "invalid value", "invalid length"].iter().any(|p| m.starts_with(p));
+    if !type_error(msg) {
         return None;
     }
     // The fields as they are written (no `Value` tree: it would add its code to the wasm).
     let fields: std::collections::BTreeMap<String, &serde_json::value::RawValue> =
         serde_json::from_str(text).ok()?;
-    fields.keys().find_map(|key| {
-        let rest: Vec<String> = fields
+    let error_without = |skip: Option<&str>| -> Option<String> {
+        let kept: Vec<String> = fields
             .iter()
-            .filter(|(k, _)| *k != key)
+            .filter(|(k, _)| Some(k.as_str()) != skip)
             .map(|(k, v)| format!("{}:{}", serde_json::to_string(k).unwrap_or_default(), v.get()))
             .collect();
-        let changed = match serde_json::from_str::<T>(&format!("{{{}}}", rest.join(","))) {
-            Ok(_) => true,
-            Err(e) => !e.to_string().starts_with(msg),
-        };
-        changed.then(|| key.clone())
-    })
+        let e = serde_json::from_str::<T>(&format!("{{{}}}", kept.join(","))).err()?;
+        let m = e.to_string();
+        let tail = format!(" at line {} column {}", e.line(), e.column());
+        Some(m.strip_suffix(&tail).unwrap_or(&m).to_string())
+    };
+    let all = error_without(None).filter(|m| type_error(m))?;
+    let key = fields.keys().find(|k| error_without(Some(k)).as_ref() != Some(&all))?;
+    Some((key.clone(), all))
 }
 
 fn to_json<T: Serialize>(value: &T) -> Result<String> {

@@ -54,6 +54,8 @@ pub struct Output {
     pub sources: Vec<Entry>,
     /// Whether lists or entries were cut to the output cap.
     pub truncated: bool,
+    /// Sources of the covered instances left out of `sources` by the output cap (0 when none).
+    pub sources_more: usize,
 }
 
 #[derive(Default)]
@@ -77,8 +79,14 @@ fn push_new(list: &mut Vec<String>, v: &Option<String>) {
 pub fn run(engine: &Engine, a: &Args) -> Result<Output> {
     let mut budget = Budget::default();
     let mut out = Vec::new();
+    // Sources of the covered instances, listed or not; once one did not fit, the rest are counted.
+    let (mut total, mut full) = (0, false);
     for name in super::instances(engine, a.instance.as_deref())? {
         let index = engine.index(&name)?;
+        total += index.source_count() as usize;
+        if full {
+            continue;
+        }
         let mut acc: Vec<Acc> = (0..index.source_count()).map(|_| Acc::default()).collect();
         for c in 0..index.chunk_count() {
             let chunk = index.chunk(c)?;
@@ -107,6 +115,7 @@ pub fn run(engine: &Engine, a: &Args) -> Result<Output> {
                 .collect::<Vec<_>>()
                 .join(" ");
             if budget.take(text).is_none() {
+                full = true;
                 break;
             }
             out.push(Entry {
@@ -126,5 +135,6 @@ pub fn run(engine: &Engine, a: &Args) -> Result<Output> {
             });
         }
     }
-    Ok(Output { sources: out, truncated: budget.truncated })
+    let sources_more = total - out.len();
+    Ok(Output { sources: out, truncated: budget.truncated, sources_more })
 }

@@ -188,6 +188,7 @@ fn sources_list_locations() {
     let n = list.iter().find(|s| s["source"] == "notice-2026-01").unwrap();
     assert_eq!((n["pages"].clone(), n["links"].clone()), (json!([3, 4]), json!(1)));
     assert_eq!(ok(&e, "sources", json!({}))["sources"].as_array().unwrap().len(), list.len() + 1);
+    assert_eq!(out["sources_more"], 0);
     assert_eq!(err(&e, "sources", json!({"instance": 3})).code(), "invalid_argument");
 }
 
@@ -452,8 +453,13 @@ fn a_badly_typed_argument_is_named() {
         ("grep", json!({"text": "x", "detailed": "yes"}), "grep: detailed: invalid type: string \"yes\""),
         ("read", json!({"source": "a", "page": "3"}), "read: page: invalid type: string \"3\""),
         ("sources", json!({"instance": 7}), "sources: instance: invalid type: integer `7`"),
-        // Two bad fields: the one serde reports, the first in the text (`json!` sorts the keys).
+        // Several bad fields: one of them, named with its own error.
         ("search", json!({"query": 5, "k": "3"}), "search: k: invalid type: string \"3\""),
+        (
+            "search",
+            json!({"query": 5, "k": "3", "detailed": "y"}),
+            "search: detailed: invalid type: string \"y\"",
+        ),
     ] {
         let got = err(&e, tool, bad.clone());
         assert_eq!(got.code(), "invalid_argument", "{bad}");
@@ -462,4 +468,38 @@ fn a_badly_typed_argument_is_named() {
     // An unknown field is named by serde itself, once.
     let got = err(&e, "search", json!({"query": "x", "kk": 1})).to_string();
     assert!(got.contains("search: unknown field `kk`"), "{got}");
+    // Written out of key order, or with unknown fields beside a bad one: a field is named with
+    // its own error, or none is named.
+    for (text, want) in [
+        (r#"{"query":5,"k":"3","detailed":"y"}"#, "search: detailed: invalid type: string \"y\""),
+        (r#"{"query":5,"aa":1,"bb":1}"#, "search: invalid type: integer `5`"),
+    ] {
+        let got = crate::tools::call_str(&e, "search", text).unwrap_err().to_string();
+        assert!(got.contains(want), "{text}: {got}");
+    }
+}
+
+#[test]
+fn sources_left_out_by_the_cap_are_counted() {
+    // 300 sources with 100-character titles: about 30,000 characters, over the cap.
+    let mut b = IndexBuilder::new("many", AnalyzerSettings::default());
+    for i in 0..300 {
+        let s = b
+            .add_source(Source {
+                id: format!("s{i}"),
+                title: format!("{i:03} {}", "제목".repeat(48)),
+                ..Default::default()
+            })
+            .unwrap();
+        b.add_chunk(Chunk { source: s, text: format!("본문 {i}"), ..Default::default() }).unwrap();
+    }
+    let mut e = Engine::new(Default::default()).unwrap();
+    e.add_instance("many", b.build().unwrap(), InstanceOptions::default()).unwrap();
+    e.add_instance("x", fixture(), InstanceOptions::default()).unwrap();
+    let all = ok(&e, "sources", json!({}));
+    let listed = all["sources"].as_array().unwrap().len();
+    let x_sources = ok(&e, "sources", json!({"instance": "x"}))["sources"].as_array().unwrap().len();
+    assert!(listed < 300 && all["truncated"] == true, "{listed}");
+    // Every source of both instances is either listed or counted.
+    assert_eq!(all["sources_more"].as_u64().unwrap() as usize, 300 + x_sources - listed);
 }

@@ -194,9 +194,16 @@ fn human(out: &mut impl Write, name: &str, r: &Value) -> std::io::Result<()> {
         }
         _ => writeln!(out, "{r}")?,
     }
-    // `sources` and `grep` print their full counts above; the others say what was cut.
-    if r.get("truncated").and_then(Value::as_bool) == Some(true) && !matches!(name, "sources" | "grep") {
-        writeln!(out, "(truncated: a result's text is capped; the rest was left out)")?;
+    // `grep` prints its counts above; the others say what was cut.
+    let more = r.get("sources_more").and_then(Value::as_u64).unwrap_or(0);
+    if more > 0 {
+        writeln!(
+            out,
+            "({}: a result is capped at 8,000 characters; list one --instance)",
+            count(more, "more source")
+        )?;
+    } else if r.get("truncated").and_then(Value::as_bool) == Some(true) && name != "grep" {
+        writeln!(out, "(truncated: a result is capped at 8,000 characters; the rest was left out)")?;
     }
     Ok(())
 }

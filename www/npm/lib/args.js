@@ -96,7 +96,7 @@ function printable(text) {
 function usage(command, summary, spec, positional) {
   const lines = [summary, '', `usage: groundgate ${command} [options]${positional ? ` ${positional}` : ''}`, ''];
   for (const [name, opt] of Object.entries(spec)) {
-    const value = opt.type === 'boolean' ? '' : opt.multiple ? (opt.repeat ? ' <FILE> (repeat)' : ' <FILE>...') : ` <${opt.choices ? opt.choices.join('|') : 'VALUE'}>`;
+    const value = opt.type === 'boolean' ? '' : opt.multiple ? (opt.repeat ? ` <${opt.value ?? 'FILE'}> (repeat)` : ' <FILE>...') : ` <${opt.choices ? opt.choices.join('|') : 'VALUE'}>`;
     const def = opt.default !== undefined ? ` [default: ${opt.default}]` : opt.required ? ' (required)' : '';
     // A flag longer than the column gets one space before its help all the same.
     lines.push(`  --${name}${value}`.padEnd(33) + ` ${opt.help ?? ''}${def}`);

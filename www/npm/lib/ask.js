@@ -53,6 +53,10 @@ async function run(argv) {
   }
   const fromStdin = !positional.length;
   const prompts = fromStdin ? await load.readStdin() : [positional.join(' ')];
+  // A prompt given as arguments is asked as it is: an empty one is an error, not silence (as natively).
+  if (!fromStdin && prompts[0].trim() === '') {
+    throw Object.assign(new Error('invalid prompt: empty; pass the prompt after --'), { code: 'invalid_argument' });
+  }
   // Prompts from stdin: a line that cannot be asked is named on stderr and the others are still
   // answered; the exit code says that one failed (as natively).
   let asked = 0;

@@ -26,7 +26,7 @@ const TOOLS = {
       k: num('results per query (tool: default 5, at most 50; one-index --jsonl: default 10)'),
       instance: str('search only this instance'),
       detailed: { type: 'boolean', help: 'add chunk ids, references (ref), scores and matched terms' },
-      fuse: { type: 'string', multiple: true, repeat: true, list: true, help: 'a ranking of your own to fuse by RRF: chunk references instance:chunk:crc32 (from --detailed or chunks), best first; repeat or separate with commas' },
+      fuse: { type: 'string', multiple: true, repeat: true, list: true, value: 'REF', help: 'a ranking of your own to fuse by RRF: chunk references instance:chunk:crc32 (the ref of search --detailed), best first; repeat or separate with commas' },
       'fuse-k': { ...num('the RRF constant for --fuse (default 60)'), requires: 'fuse' },
       tool: { type: 'boolean', requires: 'jsonl', help: 'with --jsonl: the tool contract even for one index' },
     },
@@ -170,9 +170,11 @@ function human(name, r) {
       out.push(`  ${s(l, 'link')}${to.length ? `  → ${to.join(', ')}` : ''}`);
     }
   } else out.push(JSON.stringify(r));
-  // `sources` and `grep` print their full counts above; the others say what was cut.
-  if (r.truncated === true && name !== 'sources' && name !== 'grep') {
-    out.push('(truncated: a result\'s text is capped; the rest was left out)');
+  // `grep` prints its counts above; the others say what was cut.
+  const more = Number.isInteger(r.sources_more) ? r.sources_more : 0;
+  if (more > 0) out.push(`(${count(more, 'more source')}: a result is capped at 8,000 characters; list one --instance)`);
+  else if (r.truncated === true && name !== 'grep') {
+    out.push('(truncated: a result is capped at 8,000 characters; the rest was left out)');
   }
   return out.join('\n') + '\n';
 }
