@@ -19,7 +19,10 @@ for n in "$@"; do
   for k in $(seq 1 "$n"); do
     for f in "$src"/manual_*.json; do ln "$f" "$d/docs/manual_c${k}_$(basename "$f" .json | sed 's/^manual_//').json"; done
   done
-  sed -e 's#^path = .*#path = "docs"#' indexes/rnd.toml > "$d/rnd.toml"
+  # The copy's paths: its documents, the thesaurus (relative to indexes/), and the case book's
+  # weight under the copies' names (manual_c1_case, …; a pattern matching nothing is refused).
+  sed -e 's#^path = .*#path = "docs"#' -e "s#^thesaurus = .*#thesaurus = [\"$ROOT/data/thesaurus/ko.toml\"]#" \
+    -e 's#^manual_case = #"manual_c*_case" = #' indexes/rnd.toml > "$d/rnd.toml"
   /usr/bin/time -f "build x$n: %e s, max RSS %M KB" target/release/groundgate build --manifest "$d/rnd.toml" --out "$d/rnd.ggi" --quiet
   target/release/groundgate search --index "$d/rnd.ggi" --k 10 --jsonl --timings < "$questions" 2>&1 >/dev/null | tail -1 | sed "s/^/native x$n search: /"
   node --expose-gc benches/scale.mjs "$d/rnd.ggi" "$questions" "x$n"
