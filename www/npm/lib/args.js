@@ -75,10 +75,10 @@ function parse(argv, spec, command) {
 }
 
 /** Parse a non-negative integer flag value. */
-function integer(name, text) {
+function integer(name, text, max = Number.MAX_SAFE_INTEGER) {
   if (text === undefined) return undefined;
-  if (!/^\d+$/.test(text) || !Number.isSafeInteger(Number(text))) {
-    throw new UsageError(`invalid value '${text}' for --${name}: a non-negative integer`);
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(Number(text)) || Number(text) > max) {
+    throw new UsageError(`invalid value '${text}' for --${name}: a non-negative integer${max < Number.MAX_SAFE_INTEGER ? ` up to ${max}` : ''}`);
   }
   return Number(text);
 }

@@ -27,7 +27,7 @@ const TOOLS = {
       instance: str('search only this instance'),
       detailed: { type: 'boolean', help: 'add chunk ids, references (ref), scores and matched terms' },
       fuse: { type: 'string', multiple: true, repeat: true, list: true, value: 'REF', help: 'a ranking of your own to fuse by RRF: chunk references instance:chunk:crc32 (the ref of search --detailed), best first; repeat or separate with commas' },
-      'fuse-k': { ...num('the RRF constant for --fuse (default 60)'), requires: 'fuse' },
+      'fuse-k': { ...num('the RRF constant for --fuse (default 60)'), requires: 'fuse', max: 4294967295 },
       tool: { type: 'boolean', requires: 'jsonl', help: 'with --jsonl: the tool contract even for one index' },
     },
     words: 'query',
@@ -61,7 +61,7 @@ function command(name) {
     for (const [flag, opt] of Object.entries(t.flags)) {
       if (flag === 'tool' || v[flag] === undefined || v[flag] === false) continue;
       // `--fuse a,b --fuse c` → ["a", "b", "c"]; `--fuse-k` → fuse_k, as natively.
-      const value = opt.list ? v[flag].flatMap((x) => x.split(',')) : opt.integer ? integer(flag, v[flag]) : v[flag];
+      const value = opt.list ? v[flag].flatMap((x) => x.split(',')) : opt.integer ? integer(flag, v[flag], opt.max) : v[flag];
       args[flag.replace('-', '_')] = value;
     }
     if (name === 'search' && v.jsonl && !v.tool && v.index.length === 1) return legacySearch(v.index[0], args.k ?? 10, v.timings);
