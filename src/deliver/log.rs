@@ -297,7 +297,7 @@ impl FunnelReport {
     /// [`Funnel::render`] and a line for each kind of line skipped.
     pub fn render(&self) -> String {
         let mut out = self.funnel.render();
-        let lines = |n: usize| if n == 1 { "1 line".to_string() } else { format!("{n} lines") };
+        let lines = |n: usize| count(n, "line");
         if self.errors > 0 {
             out.push_str(&format!("({} skipped: error lines, prompts refused)\n", lines(self.errors)));
         }
@@ -315,6 +315,12 @@ impl FunnelReport {
         }
         out
     }
+}
+
+/// `1 line`, `2 lines`: a count and an English noun in the number it takes (the CLI's readable
+/// output uses it too).
+pub fn count(n: usize, what: &str) -> String {
+    if n == 1 { format!("1 {what}") } else { format!("{n} {what}s") }
 }
 
 #[cfg(test)]

@@ -3,6 +3,7 @@
 use std::path::Path;
 use std::time::Instant;
 
+use groundgate::deliver::log::count;
 use groundgate::ingest::manifest::Manifest;
 use groundgate::ingest::{Existing, check_out};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -73,9 +74,4 @@ fn read_head(path: &Path) -> std::io::Result<Vec<u8>> {
     let mut head = Vec::with_capacity(8);
     std::fs::File::open(path)?.take(8).read_to_end(&mut head)?;
     Ok(head)
-}
-
-/// `1 document`, `2 documents`.
-fn count(n: usize, what: &str) -> String {
-    if n == 1 { format!("1 {what}") } else { format!("{n} {what}s") }
 }

@@ -5,6 +5,7 @@
 use std::io::Write;
 use std::path::PathBuf;
 
+use groundgate::deliver::log::count;
 use groundgate::{protocol, tools};
 use serde_json::{Map, Value};
 
@@ -130,7 +131,7 @@ fn human(out: &mut impl Write, name: &str, r: &Value) -> std::io::Result<()> {
             let total = r.get("total").and_then(Value::as_u64).unwrap_or(0);
             let shown = items(r, "matches").len() as u64;
             let more = if shown < total { format!(", {shown} shown") } else { String::new() };
-            writeln!(out, "text: {}   ({}{more})", s(r, "text"), count(total, "matching chunk"))?;
+            writeln!(out, "text: {}   ({}{more})", s(r, "text"), count(total as usize, "matching chunk"))?;
             for m in items(r, "matches") {
                 writeln!(out, "  {}  {}  {}", s(m, "instance"), s(m, "source"), location(m))?;
                 let text: Vec<char> = s(m, "text").chars().collect();
@@ -158,9 +159,9 @@ fn human(out: &mut impl Write, name: &str, r: &Value) -> std::io::Result<()> {
                     s(e, "source"),
                     s(e, "title"),
                     s(e, "kind"),
-                    count(n, "chunk"),
-                    count(arts, "article"),
-                    count(heads, "heading")
+                    count(n as usize, "chunk"),
+                    count(arts as usize, "article"),
+                    count(heads as usize, "heading")
                 )?;
             }
         }
@@ -200,15 +201,10 @@ fn human(out: &mut impl Write, name: &str, r: &Value) -> std::io::Result<()> {
         writeln!(
             out,
             "({}: a result is capped at 8,000 characters; list one --instance)",
-            count(more, "more source")
+            count(more as usize, "more source")
         )?;
     } else if r.get("truncated").and_then(Value::as_bool) == Some(true) && name != "grep" {
         writeln!(out, "(truncated: a result is capped at 8,000 characters; the rest was left out)")?;
     }
     Ok(())
-}
-
-/// `1 chunk`, `2 chunks`.
-fn count(n: u64, what: &str) -> String {
-    if n == 1 { format!("1 {what}") } else { format!("{n} {what}s") }
 }

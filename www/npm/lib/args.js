@@ -134,4 +134,7 @@ function promptAsIndex(index, prompt) {
   }
 }
 
-module.exports = { parse, integer, usage, misplaced, missing, promptAsIndex, printable, UsageError };
+/** `1 chunk`, `2 chunks`: a count and an English noun in the number it takes (`deliver::log::count`). */
+const count = (n, what) => (n === 1 ? `1 ${what}` : `${n} ${what}s`);
+
+module.exports = { parse, integer, usage, misplaced, missing, promptAsIndex, printable, count, UsageError };

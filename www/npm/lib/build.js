@@ -4,7 +4,7 @@
 
 const fs = require('node:fs');
 const path = require('node:path');
-const { parse, usage, UsageError } = require('./args');
+const { parse, usage, count, UsageError } = require('./args');
 const { systemMessage } = require('./load');
 
 const summary = 'Build an index from a manifest.';
@@ -77,7 +77,5 @@ async function run(argv) {
   );
 }
 
-/** `1 document`, `2 documents`. */
-const count = (n, what) => (n === 1 ? `1 ${what}` : `${n} ${what}s`);
 
 module.exports = { summary, run };

@@ -5,7 +5,7 @@
 // (src/protocol.rs); `search --jsonl` over one index without `--tool` keeps its historic
 // `{"id","hits"}` contract (`Index.searchLine`).
 
-const { parse, integer, usage, misplaced, missing, UsageError } = require('./args');
+const { parse, integer, usage, misplaced, missing, count, UsageError } = require('./args');
 const load = require('./load');
 const jsonl = require('./jsonl');
 
@@ -179,7 +179,5 @@ function human(name, r) {
   return out.join('\n') + '\n';
 }
 
-/** `1 chunk`, `2 chunks`. */
-const count = (n, what) => (n === 1 ? `1 ${what}` : `${n} ${what}s`);
 
 module.exports = { command, definitions, human, TOOLS };
