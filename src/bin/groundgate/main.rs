@@ -412,8 +412,7 @@ fn session_id(s: &str) -> Result<String, String> {
 }
 
 /// Refuse misplaced or missing words ([`misplaced`], [`missing`], [`prompt_as_index`]) before
-/// anything runs: exit code 2,
-/// with the subcommand's usage.
+/// anything runs: exit code 2, with the subcommand's usage.
 fn check_words(command: &Command) {
     let found = match command {
         Command::Search { jsonl, query, .. } => misplaced("query", *jsonl, query)
