@@ -25,7 +25,7 @@ export interface HostFiles {
   /** A file's bytes. */
   read(path: string): Uint8Array;
 }
-export interface BuildStats { name: string; documents: number; chunks: number; terms: number; bytes: number; text_bytes: number }
+export interface BuildStats { name: string; documents: number; chunks: number; terms: number; bytes: number; text_bytes: number; anchors: number; note: string | null }
 "#;
 
 fn js_error(e: Error) -> JsValue {
@@ -111,7 +111,8 @@ impl BuiltIndex {
         self.bytes.clone()
     }
 
-    /// `{name, documents, chunks, terms, bytes, text_bytes}`.
+    /// `{name, documents, chunks, terms, bytes, text_bytes, anchors, note}` (`note`: a hint for
+    /// the person who built it, or `null`; `BuildStats::note`).
     #[wasm_bindgen(getter, unchecked_return_type = "BuildStats")]
     pub fn stats(&self) -> Result<JsValue, JsValue> {
         js_sys::JSON::parse(&self.stats)
@@ -174,7 +175,8 @@ pub fn build_index(
         .map_err(js_error)?;
     let stats = serde_json::json!({
         "name": m.name, "documents": stats.documents, "chunks": stats.chunks, "terms": stats.terms,
-        "bytes": stats.bytes, "text_bytes": stats.text_bytes,
+        "bytes": stats.bytes, "text_bytes": stats.text_bytes, "anchors": stats.anchors,
+        "note": stats.note(&m.name),
     })
     .to_string();
     Ok(BuiltIndex { bytes, stats })

@@ -228,6 +228,23 @@ pub struct BuildStats {
     pub bytes: usize,
     /// UTF-8 bytes of chunk text indexed.
     pub text_bytes: usize,
+    /// Anchor words stored (the manifest's and those derived from headings and titles).
+    pub anchors: usize,
+}
+
+impl BuildStats {
+    /// A note for the person who built the index, when it has no anchor word: the judges then
+    /// read a prompt's words alone, and a small collection's own questions may be skipped.
+    pub fn note(&self, name: &str) -> Option<String> {
+        (self.anchors == 0).then(|| {
+            format!(
+                "note: {name} has no anchor words (none in the manifest, none recur in its headings): the \
+                 gate judges prompts on their words alone and may skip questions about these \
+                 documents; list their key words in `anchors = [...]` and try a few with `ask \
+                 --format detailed`"
+            )
+        })
+    }
 }
 
 /// `*`-wildcard match of a file name.
@@ -680,7 +697,9 @@ pub fn build_from_documents(
     }
     stats.chunks = b.chunk_count();
     let bytes = b.build()?;
-    stats.terms = crate::Index::open(&bytes[..])?.term_count();
+    let index = crate::Index::open(&bytes[..])?;
+    stats.terms = index.term_count();
+    stats.anchors = index.anchors()?.len();
     stats.bytes = bytes.len();
     Ok((bytes, stats))
 }
@@ -811,6 +830,13 @@ mod tests {
         files.insert(base.join("th/ko.toml"), b"\"x\" = 3\n".to_vec());
         let e = build(&manifest(""), &MemFs(files)).unwrap_err();
         assert!(e.to_string().contains("ko.toml"), "{e}");
+    }
+
+    #[test]
+    fn a_build_without_anchor_words_says_so() {
+        let stats = |anchors| BuildStats { anchors, ..Default::default() };
+        assert!(stats(0).note("hr").unwrap().starts_with("note: hr has no anchor words"));
+        assert_eq!(stats(3).note("hr"), None);
     }
 
     #[test]

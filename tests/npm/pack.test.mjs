@@ -291,6 +291,16 @@ test('bin: build indexes HTML and Markdown with Node alone, the same bytes as th
   const native = run(cli, ['build', '--manifest', 'mine.toml', '--out', 'native.ggi', '--quiet']);
   assert.equal(native.status, 0, native.stderr);
   assert.deepEqual(readFileSync(path.join(scratch, 'out/mine.ggi')), readFileSync(path.join(scratch, 'native.ggi')));
+  // A collection with no anchor word gets a note on stderr from both faces, word for word.
+  mkdirSync(path.join(scratch, 'tiny'), { recursive: true });
+  writeFileSync(path.join(scratch, 'tiny/hr.md'), '# Vacation\n\nEmployees get 20 vacation days a year.\n\n## Sick leave\n\nTen paid sick days.\n');
+  writeFileSync(path.join(scratch, 'tiny.toml'), 'name = "tiny"\ntitle = "HR"\n[[input]]\nformat = "markdown"\npath = "tiny"\n');
+  const tinyJs = run(bin, ['build', '--manifest', 'tiny.toml', '--out', 'tiny-js.ggi']);
+  const tinyNative = run(cli, ['build', '--manifest', 'tiny.toml', '--out', 'tiny-native.ggi', '--quiet']);
+  assert.equal(tinyJs.status, 0, tinyJs.stderr);
+  assert.match(tinyJs.stderr, /^note: tiny has no anchor words \(none in the manifest, none recur in its headings\)/);
+  assert.equal(tinyJs.stderr, tinyNative.stderr);
+  assert.equal(run(bin, ['build', '--manifest', 'mine.toml', '--out', 'out/mine2.ggi']).stderr, '', 'an index with anchors: no note');
   // What a build must not write over, on both faces alike: anything but nothing, an empty file or
   // an index (the manifest itself, a document, a pipe, a directory, a link), and an index of nothing.
   execFileSync('mkfifo', [path.join(scratch, 'fifo.ggi')]);

@@ -65,6 +65,9 @@ pub fn run(
         started.elapsed().as_secs_f64(),
         out.display()
     ))?;
+    if let Some(note) = stats.note(&m.name) {
+        eprintln!("{note}");
+    }
     Ok(())
 }
 

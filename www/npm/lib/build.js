@@ -75,6 +75,7 @@ async function run(argv) {
     `${stats.name}: ${count(stats.documents, 'document')}, ${count(stats.chunks, 'chunk')}, ${stats.terms} terms, ${stats.bytes} bytes ` +
       `(${ratio.toFixed(2)} × the ${stats.text_bytes} bytes of text), ${secs.toFixed(2)} s → ${a.out}\n`,
   );
+  if (stats.note) process.stderr.write(`${stats.note}\n`);
 }
 
 
