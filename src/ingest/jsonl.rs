@@ -14,7 +14,8 @@
 //! come from its first record: a later record repeats the title and may leave the optional ones
 //! out, and one that gives another value is an error naming both lines (a value would otherwise be
 //! dropped unseen) — unless the `[[input]]` sets that field for every source (`kind`, `date`,
-//! `link`), which the records' values then do not decide. Blank lines are skipped; a malformed line is an error naming its line number.
+//! `link`), which the records' values then do not decide. Blank lines are skipped; a malformed
+//! line is an error naming its line number.
 
 use serde::Deserialize;
 

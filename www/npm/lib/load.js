@@ -78,14 +78,10 @@ function engine(files, { config, now, verify = true } = {}) {
       if (verify) index.verify();
       name = index.info().name;
       index.free();
-      if (loaded.get(name) === file) {
-        const err = new Error('the same index is given twice');
-        err.code = 'invalid_argument';
-        throw err;
-      }
       if (loaded.has(name)) {
-        const err = new Error(`an index named ${JSON.stringify(name)} is already loaded from ${loaded.get(name)} `
-          + '(an index takes its manifest\'s `name`: build one of them with another)');
+        const first = loaded.get(name);
+        const err = new Error(first === file ? 'the same index is given twice'
+          : `an index named ${JSON.stringify(name)} is already loaded from ${first} (an index takes its manifest's \`name\`: build one of them with another)`);
         err.code = 'invalid_argument';
         throw err;
       }

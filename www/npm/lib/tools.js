@@ -53,8 +53,10 @@ function command(name) {
     const { values: v, positional } = parse(argv, spec, name);
     if (v.help) return process.stdout.write(usage(name, t.summary, spec, t.words ? `[${t.words.toUpperCase()}]...` : ''));
     if (positional.length && !t.words) throw new UsageError(`unexpected argument '${positional[0]}'`);
-    if (t.words) misplaced(t.words, v.jsonl, positional);
-    if (t.words) missing(t.words, v.jsonl, positional);
+    if (t.words) {
+      misplaced(t.words, v.jsonl, positional);
+      missing(t.words, v.jsonl, positional);
+    }
     if (v.fuse && v.jsonl) throw new UsageError("the argument '--fuse' cannot be used with '--jsonl'");
     const args = {};
     if (t.words && positional.length) args[t.words] = positional.join(' ');
