@@ -8,6 +8,7 @@
 pub mod crc;
 pub mod forge;
 pub mod format;
+pub mod parts;
 pub mod postings;
 pub mod ranked;
 mod reader;

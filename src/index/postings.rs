@@ -142,21 +142,24 @@ pub fn decode_blocks(
     df: usize,
     n_chunks: u32,
     upto: u32,
-    f: impl FnMut(&[u32], &[u32]),
+    mut f: impl FnMut(&[u32], &[u32]),
 ) -> Result<()> {
-    decode_blocks_in(bytes, bytes.len(), df, n_chunks, upto, f)
+    decode_blocks_in(bytes, bytes.len(), df, n_chunks, upto, &mut f)
 }
 
 /// [`decode_blocks`] of the list `data[..len]`, where `data` may go on past the list (the rest of
 /// the postings section): the unpacking reads its 64-bit words across the list's end instead of
 /// through a padded copy, and uses no bit from there. The same checks, against `len`.
+///
+/// `f` is a trait object: one copy of the decoder serves every caller (a call per block of
+/// [`BLOCK`] postings; each generic caller was another copy in the wasm).
 pub fn decode_blocks_in(
     data: &[u8],
     len: usize,
     df: usize,
     n_chunks: u32,
     upto: u32,
-    mut f: impl FnMut(&[u32], &[u32]),
+    f: &mut dyn FnMut(&[u32], &[u32]),
 ) -> Result<()> {
     let bytes = data.get(..len).unwrap_or(data);
     let err = |d: String| Error::corrupt("postings", d);
@@ -289,13 +292,15 @@ mod tests {
                 let mut data = buf.clone();
                 data.extend(std::iter::repeat_n(0xFF, extra));
                 let mut got = Vec::new();
-                decode_blocks_in(&data, len, df, u32::MAX, u32::MAX, |d, t| {
+                decode_blocks_in(&data, len, df, u32::MAX, u32::MAX, &mut |d, t| {
                     got.push((d.to_vec(), t.to_vec()))
                 })
                 .unwrap();
                 assert_eq!(got, want, "df {df}, {extra} bytes after");
                 if len > 2 {
-                    assert!(decode_blocks_in(&data, len - 1, df, u32::MAX, u32::MAX, |_, _| {}).is_err());
+                    assert!(
+                        decode_blocks_in(&data, len - 1, df, u32::MAX, u32::MAX, &mut |_, _| {}).is_err()
+                    );
                 }
             }
         }

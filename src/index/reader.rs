@@ -16,7 +16,7 @@ use tantivy_fst::raw::Fst;
 use super::format::{self, Section, SectionId, read_u32};
 use super::records::{self, CHUNK_LEN, NO_PAGE, SOURCE_LEN};
 use super::strings::Strings;
-use super::{IndexMeta, postings, text};
+use super::{IndexMeta, parts, postings, text};
 use crate::corpus::{Chunk, Location, Source};
 use crate::decimal::Decimal;
 use crate::error::{Error, Result};
@@ -116,6 +116,8 @@ pub struct Index<D = Arc<[u8]>> {
     text: text::Layout,
     /// The `prompt_language` section says `ko` ([`script`](crate::gate::script)).
     korean_prompts: bool,
+    /// Decoded postings with their tf parts, kept after first use ([`Index::tf_parts`]).
+    parts: parts::Parts,
 }
 
 /// Bytes per term-info record in format `version`: postings offset and document frequency, plus
@@ -231,6 +233,7 @@ impl<D: AsRef<[u8]> + Clone> Index<D> {
             weights,
             text,
             korean_prompts,
+            parts: parts::Parts::default(),
         })
     }
 
@@ -339,12 +342,41 @@ impl<D: AsRef<[u8]> + Clone> Index<D> {
     }
 
     /// A term's postings a block at a time (see [`postings::decode_blocks`]).
-    pub fn postings_blocks(&self, info: &TermInfo, f: impl FnMut(&[u32], &[u32])) -> Result<()> {
+    pub fn postings_blocks(&self, info: &TermInfo, mut f: impl FnMut(&[u32], &[u32])) -> Result<()> {
         // The list and what follows it in the section: the decoder's word reads may cross the
         // list's end (`start ≤ end ≤ section length`, checked by `term`).
         let data = self.section(SectionId::Postings).get(info.start..).unwrap_or(&[]);
         let len = info.end.saturating_sub(info.start).min(data.len());
-        postings::decode_blocks_in(data, len, info.df as usize, self.meta.chunks, u32::MAX, f)
+        postings::decode_blocks_in(data, len, info.df as usize, self.meta.chunks, u32::MAX, &mut f)
+    }
+
+    /// The term's postings as (chunk, [`bm25::tf_part`]) pairs in chunk order, from the lists this
+    /// index keeps after first use ([`parts`]); `None` when the list is not kept (too short, or the
+    /// budget spent): decode it with [`Index::postings_blocks`].
+    pub fn tf_parts(&self, info: &TermInfo) -> Result<Option<Arc<[parts::Part]>>> {
+        if let Some(list) = self.parts.get(info.ordinal) {
+            return Ok(Some(list));
+        }
+        if !self.parts.wants(info.df) {
+            return Ok(None);
+        }
+        let (p, norms) = (self.meta.bm25, &self.norms[..]);
+        let mut list = Vec::with_capacity(info.df as usize);
+        let mut outside = None;
+        self.postings_blocks(info, |docs, tfs| {
+            if outside.is_none() {
+                outside = parts::push_block(p, norms, docs, tfs, &mut list);
+            }
+        })?;
+        if let Some(doc) = outside {
+            return Err(Error::corrupt("doc_lens", format!("chunk {doc} out of range")));
+        }
+        Ok(Some(self.parts.keep(info.ordinal, list)))
+    }
+
+    /// Postings held by [`Index::tf_parts`]'s kept lists (8 bytes each).
+    pub fn kept_postings(&self) -> usize {
+        self.parts.held()
     }
 
     /// [`Index::postings`] up to chunk `upto` (see [`postings::decode_upto`]).

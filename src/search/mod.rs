@@ -17,7 +17,7 @@ pub use lookups::Lookups;
 
 use crate::corpus::Citation;
 use crate::error::{Error, Result};
-use crate::index::Index;
+use crate::index::{Index, TermInfo};
 use crate::text::Analyzer;
 
 /// The field report's 8.0, stored as the legacy `sufficiency` of an index's meta (round 1's BM25
@@ -93,7 +93,21 @@ fn accumulate<'a, D: AsRef<[u8]> + Clone>(
     lookups: &Lookups<'_, D>,
     terms: impl Iterator<Item = (&'a str, f32)>,
 ) -> Result<(Vec<f32>, Option<Vec<u32>>)> {
-    let index = lookups.index();
+    let mut infos = Vec::new();
+    for (t, weight) in terms {
+        if let Some(info) = lookups.term(t)? {
+            infos.push((info, weight));
+        }
+    }
+    score_terms(lookups.index(), &infos)
+}
+
+/// [`accumulate`]'s scoring, once its terms are looked up (one copy of the hot loop, whatever
+/// iterator the terms came from).
+fn score_terms<D: AsRef<[u8]> + Clone>(
+    index: &Index<D>,
+    infos: &[(TermInfo, f32)],
+) -> Result<(Vec<f32>, Option<Vec<u32>>)> {
     let p = index.meta().bm25;
     // Per chunk, computed at open: the hot loop reads one f32 per posting. The tf part is
     // computed for every posting, tf = 1 included (same bits as a per-chunk tf = 1 table): 60 % of
@@ -101,12 +115,6 @@ fn accumulate<'a, D: AsRef<[u8]> + Clone>(
     // more than the division it saved.
     let norms = index.length_norms();
     let n = norms.len();
-    let mut infos = Vec::new();
-    for (t, weight) in terms {
-        if let Some(info) = lookups.term(t)? {
-            infos.push((info, weight));
-        }
-    }
     let postings: u64 = infos.iter().map(|(i, _)| i.df as u64).sum();
     // Tracking touched chunks costs a branch and a store per posting; scanning costs one compare
     // per chunk. Track only when postings are under a quarter of the chunks.
@@ -114,10 +122,19 @@ fn accumulate<'a, D: AsRef<[u8]> + Clone>(
     let mut acc = vec![0f32; n];
     let mut touched: Vec<u32> = Vec::new();
 
-    for (info, weight) in &infos {
+    for (info, weight) in infos {
         let mut missing = None;
         let idf = info.idf * weight;
         let acc = &mut acc[..n];
+        // A kept list: its tf parts were computed once (same function, same bits), chunks checked.
+        if let Some(list) = if track { None } else { index.tf_parts(info)? } {
+            for &(doc, part) in list.iter() {
+                if let Some(a) = acc.get_mut(doc as usize) {
+                    *a += idf * part;
+                }
+            }
+            continue;
+        }
         index.postings_blocks(info, |docs, tfs| {
             // Two loops, so that the common one has no per-posting bookkeeping; `d < n` is the
             // one bounds check (acc and norms both have length n).
@@ -771,6 +788,46 @@ mod tests {
             assert_eq!(got[i], want, "chunk {c} at {i}");
         }
         assert!(got[2].len() == 3 && got[4].is_empty(), "{got:?}");
+    }
+
+    #[test]
+    fn kept_lists_score_the_same_bits_as_decoding() {
+        // 300 chunks, common terms in every chunk (kept: df ≥ MIN_DF, more postings than a
+        // quarter of the chunks, so not tracked) and rare ones (decoded), tf 1 to 3.
+        let texts: Vec<String> = (0..300u32)
+            .map(|i| {
+                format!(
+                    "회의 {} {}",
+                    "식비 ".repeat(1 + i as usize % 3),
+                    if i % 50 == 0 { "정산" } else { "장비" }
+                )
+            })
+            .collect();
+        let bytes = crate::test_index::of_texts(&texts);
+        let idx = Index::open(&bytes[..]).unwrap();
+        let terms = query_terms(&idx, "회의 식비 정산 장비");
+        let (p, avg) = (idx.meta().bm25, idx.meta().avg_len());
+        let mut want = vec![0f32; 300];
+        for t in &terms {
+            let Some(info) = idx.term(t).unwrap() else { continue };
+            idx.postings(&info, |d, tf| {
+                let dl = idx.doc_len(d).unwrap() as f32;
+                want[d as usize] += bm25::term_score(p, info.idf, tf, dl, avg);
+            })
+            .unwrap();
+        }
+        assert_eq!(idx.kept_postings(), 0);
+        let first = top_k(&idx, &terms, 300).unwrap();
+        let kept = idx.kept_postings();
+        assert!(kept >= 600, "{kept}");
+        // Again, from the kept lists alone; then a fresh index that decodes again.
+        assert_eq!(top_k(&idx, &terms, 300).unwrap(), first);
+        assert_eq!(idx.kept_postings(), kept);
+        for s in &first {
+            assert_eq!(s.score.to_bits(), want[s.chunk as usize].to_bits(), "chunk {}", s.chunk);
+        }
+        let again = Index::open(&bytes[..]).unwrap();
+        assert_eq!(top_k(&again, &terms[..1], 5).unwrap(), top_k(&idx, &terms[..1], 5).unwrap());
     }
 
     #[test]
