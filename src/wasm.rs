@@ -200,39 +200,51 @@ fn js_string(text: &str) -> JsValue {
 /// link and text (−1: none).
 const HIT_FIELDS: usize = 20;
 
-/// Hits of [`search::search_cited`] (texts not decoded) as JS objects equal to `JSON.parse` of
-/// [`search::search`]'s JSON (same keys, same order: `text` last). Every string of the hits — the
-/// texts decoded from `index` straight into UTF-16, and each distinct citation string once — goes
-/// into one host string ([`js_text`]: one `TextDecoder` call), and the objects are made in JS
-/// ([`hit_objects`]) from it and [`HIT_FIELDS`] numbers a hit. Node 20, ten R&D hits: V8's
-/// `JSON.parse` of the heads' JSON took ~24 µs, object literals over substrings take ~3.
-fn hits_to_js<D: AsRef<[u8]> + Clone>(index: &Index<D>, hits: &[search::Hit]) -> Result<JsValue, JsValue> {
+/// Ranked chunks of [`search::search_scored`] as JS objects equal to `JSON.parse` of
+/// [`search::search`]'s hits (same keys, same order: `text` last). Every string of the hits — the
+/// texts decoded from `index` straight into UTF-16, and each distinct citation string once (by its
+/// id in the index: [`Index::citation_ids`]) — goes into one host string ([`js_text`]: one
+/// `TextDecoder` call), and the objects are made in JS ([`hit_objects`]) from it and
+/// [`HIT_FIELDS`] numbers a hit. Node 20, ten R&D hits: V8's `JSON.parse` of the heads' JSON took
+/// ~24 µs, object literals over substrings take ~3. The citations are all read before the texts,
+/// as when they were [`search::Hit`]s: the same first error.
+fn hits_to_js<D: AsRef<[u8]> + Clone>(
+    index: &Index<D>,
+    scored: &[search::Scored],
+) -> Result<JsValue, JsValue> {
     let mut units: Vec<u16> = Vec::new();
-    let mut nums: Vec<f64> = Vec::with_capacity(hits.len() * HIT_FIELDS);
-    // Each citation string already in `units`, with its range: hits of one source share them.
-    let mut placed: Vec<(&str, [f64; 2])> = Vec::new();
-    for h in hits {
-        let c = &h.cite;
-        nums.extend([f64::from(h.rank), h.score, f64::from(h.chunk), c.page.map_or(-1.0, f64::from)]);
-        let strings = [Some(&c.source), Some(&c.title), c.article.as_ref(), c.section.as_ref()];
-        for s in strings.into_iter().chain([c.heading.as_ref(), c.date.as_ref(), c.link.as_ref()]) {
-            let range = match s {
-                None => [-1.0; 2],
-                Some(s) => match placed.iter().find(|(p, _)| *p == s.as_str()) {
-                    Some(&(_, range)) => range,
-                    None => {
-                        let start = units.len() as f64;
-                        crate::index::text::push_utf16(s, &mut units);
-                        let range = [start, units.len() as f64];
-                        placed.push((s, range));
-                        range
-                    }
-                },
+    let mut nums: Vec<f64> = Vec::with_capacity(scored.len() * HIT_FIELDS);
+    let mut seen = Vec::new();
+    let cites = scored
+        .iter()
+        .map(|s| index.citation_ids(s.chunk, &mut seen))
+        .collect::<Result<Vec<_>, Error>>()
+        .map_err(js_error)?;
+    // Each string id already in `units`, with its range: hits of one source share them.
+    let mut placed: Vec<(u32, [f64; 2])> = Vec::new();
+    for (i, (s, cite)) in scored.iter().zip(&cites).enumerate() {
+        nums.extend([
+            i as f64 + 1.0,
+            search::round4(s.score),
+            f64::from(s.chunk),
+            cite.page.map_or(-1.0, f64::from),
+        ]);
+        for id in cite.strings {
+            let range = match (placed.iter().find(|p| p.0 == id), seen.iter().find(|e| e.0 == id)) {
+                (Some(&(_, range)), _) => range,
+                (None, Some(&(_, text))) => {
+                    let start = units.len() as f64;
+                    crate::index::text::push_utf16(text, &mut units);
+                    let range = [start, units.len() as f64];
+                    placed.push((id, range));
+                    range
+                }
+                (None, None) => [-1.0; 2],
             };
             nums.extend(range);
         }
         let start = units.len() as f64;
-        index.chunk_text_utf16(h.chunk, &mut units).map_err(js_error)?;
+        index.chunk_text_utf16(s.chunk, &mut units).map_err(js_error)?;
         nums.extend([start, units.len() as f64]);
     }
     hit_objects(&js_text(&units), &nums)
@@ -551,7 +563,7 @@ impl WasmEngine {
         let (instance, query) = (string_arg(&instance, "instance")?, string_arg(&query, "query")?);
         let k = count_arg(&k, "k")?;
         let index = self.engine.index(&instance).map_err(js_error)?;
-        hits_to_js(index, &search::search_cited(index, &query, k).map_err(js_error)?)
+        hits_to_js(index, &search::search_scored(index, &query, k).map_err(js_error)?)
     }
 
     /// Forget what a session has been shown.
@@ -608,7 +620,7 @@ impl WasmEngine {
         let Ok(chunk) = self.engine.index(name).and_then(|i| i.chunk(0)) else { return };
         let prompt: String = chunk.text.chars().take(80).collect::<String>() + "?";
         if let Ok(index) = self.engine.index(name)
-            && let Ok(hits) = search::search_cited(index, &prompt, 10)
+            && let Ok(hits) = search::search_scored(index, &prompt, 10)
         {
             let _ = hits_to_js(index, &hits);
         }
@@ -924,7 +936,7 @@ impl WasmIndex {
         #[wasm_bindgen(unchecked_param_type = "number")] k: JsValue,
     ) -> Result<JsValue, JsValue> {
         let (query, k) = (string_arg(&query, "query")?, count_arg(&k, "k")?);
-        hits_to_js(&self.index, &search::search_cited(&self.index, &query, k).map_err(js_error)?)
+        hits_to_js(&self.index, &search::search_scored(&self.index, &query, k).map_err(js_error)?)
     }
 
     /// The same hits as a JSON string, byte-identical to the native CLI's `hits` array.

@@ -21,7 +21,7 @@ mod writer;
 use serde::{Deserialize, Serialize};
 
 pub use format::{MAGIC, MIN_VERSION, VERSION};
-pub use reader::{Index, TermInfo};
+pub use reader::{CitationIds, Index, TermInfo};
 pub use text::TextCodec;
 pub use writer::IndexBuilder;
 

@@ -13,8 +13,9 @@
 //! queries came before it in any other way than "its terms were seen". Entries are shared
 //! (`Arc`): a caller scores without holding the lock.
 
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, MutexGuard};
 
+use crate::error::Error;
 use crate::search::bm25::{self, Bm25Params};
 
 /// A list shorter than this is decoded at every use.
@@ -40,22 +41,27 @@ struct Kept {
 }
 
 impl Parts {
+    /// The lists, locked (a panic while they were locked left them whole: taken as they are).
+    fn kept(&self) -> MutexGuard<'_, Kept> {
+        self.kept.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
     /// The kept list of term `ordinal`, if any.
     pub fn get(&self, ordinal: u32) -> Option<Arc<[Part]>> {
-        let kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
+        let kept = self.kept();
         let i = kept.lists.binary_search_by_key(&ordinal, |e| e.0).ok()?;
         Some(kept.lists[i].1.clone())
     }
 
     /// Whether a list of `df` postings would be kept now.
     pub fn wants(&self, df: u32) -> bool {
-        df >= MIN_DF && self.kept.lock().unwrap_or_else(|e| e.into_inner()).held + df as usize <= BUDGET
+        df >= MIN_DF && self.kept().held + df as usize <= BUDGET
     }
 
     /// Keep `list` for term `ordinal` (unless the budget is spent meanwhile); the list to score.
     pub fn keep(&self, ordinal: u32, list: Vec<Part>) -> Arc<[Part]> {
         let list: Arc<[Part]> = list.into();
-        let mut kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
+        let mut kept = self.kept();
         if kept.held + list.len() <= BUDGET
             && let Err(i) = kept.lists.binary_search_by_key(&ordinal, |e| e.0)
         {
@@ -67,8 +73,14 @@ impl Parts {
 
     /// Postings held (for memory figures).
     pub fn held(&self) -> usize {
-        self.kept.lock().unwrap_or_else(|e| e.into_inner()).held
+        self.kept().held
     }
+}
+
+/// The error of a posting whose chunk has no length (past the `doc_lens` section).
+#[cold]
+pub fn outside(doc: u32) -> Error {
+    Error::corrupt("doc_lens", format!("chunk {doc} out of range"))
 }
 
 /// The (chunk, tf part) pairs of one decoded block, appended to `out`; chunks at or past

@@ -120,6 +120,16 @@ pub struct Index<D = Arc<[u8]>> {
     parts: parts::Parts,
 }
 
+/// A chunk's citation as string ids ([`Index::citation_ids`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CitationIds {
+    /// Printed page.
+    pub page: Option<u32>,
+    /// The string ids of the source's id and title, the chunk's article, section and heading, and
+    /// the source's date and link, in that order ([`NONE`](super::strings::NONE): absent).
+    pub strings: [u32; 7],
+}
+
 /// Bytes per term-info record in format `version`: postings offset and document frequency, plus
 /// the stored idf before v4.
 fn term_info_len(version: u32) -> usize {
@@ -369,7 +379,7 @@ impl<D: AsRef<[u8]> + Clone> Index<D> {
             }
         })?;
         if let Some(doc) = outside {
-            return Err(Error::corrupt("doc_lens", format!("chunk {doc} out of range")));
+            return Err(crate::index::parts::outside(doc));
         }
         Ok(Some(self.parts.keep(info.ordinal, list)))
     }
@@ -391,7 +401,7 @@ impl<D: AsRef<[u8]> + Clone> Index<D> {
         let at = 2 * id as usize;
         match b.get(at..at + 2) {
             Some(x) => Ok(u16::from_le_bytes([x[0], x[1]])),
-            None => Err(Error::corrupt("doc_lens", format!("chunk {id} out of range"))),
+            None => Err(super::parts::outside(id)),
         }
     }
 
@@ -423,6 +433,23 @@ impl<D: AsRef<[u8]> + Clone> Index<D> {
         self.chunk_with(id, true)
     }
 
+    /// The nine fields of chunk `id`'s record (offset and length of its text, source, page,
+    /// article, section, heading, start, end); an id past the chunks is the caller's error.
+    fn chunk_fields(&self, id: u32) -> Result<[u32; 9]> {
+        if id >= self.meta.chunks {
+            return Err(Error::invalid("chunk", format!("chunk {id} ≥ chunk count {}", self.meta.chunks)));
+        }
+        records::read_in::<9>(self.version, self.section(SectionId::Chunks), id, "chunks")
+    }
+
+    /// Chunk `id`'s record names a source the index has.
+    fn check_source(&self, id: u32, source: u32) -> Result<()> {
+        if source >= self.meta.sources {
+            return Err(Error::corrupt("chunks", format!("chunk {id} names source {source}")));
+        }
+        Ok(())
+    }
+
     /// [`Index::chunk`] without decoding its text (`text` empty): for callers that take the text
     /// another way ([`Index::chunk_text_utf16`]). The same checks but the text's.
     pub fn chunk_record(&self, id: u32) -> Result<Chunk> {
@@ -432,28 +459,18 @@ impl<D: AsRef<[u8]> + Clone> Index<D> {
     /// The text of chunk `id` as UTF-16 code units appended to `out` (for JS strings): the same
     /// text and checks as [`Index::chunk`]'s, decoded straight from the stored code.
     pub fn chunk_text_utf16(&self, id: u32, out: &mut Vec<u16>) -> Result<()> {
-        if id >= self.meta.chunks {
-            return Err(Error::invalid("chunk", format!("chunk {id} ≥ chunk count {}", self.meta.chunks)));
-        }
-        let [off, len, ..] =
-            records::read_in::<9>(self.version, self.section(SectionId::Chunks), id, "chunks")?;
+        let [off, len, ..] = self.chunk_fields(id)?;
         text::read_utf16(self.section(SectionId::Text), &self.text, self.version, id, off, len, out)
     }
 
     fn chunk_with(&self, id: u32, with_text: bool) -> Result<Chunk> {
-        if id >= self.meta.chunks {
-            return Err(Error::invalid("chunk", format!("chunk {id} ≥ chunk count {}", self.meta.chunks)));
-        }
-        let [off, len, source, page, article, section, heading, start, end] =
-            records::read_in::<9>(self.version, self.section(SectionId::Chunks), id, "chunks")?;
+        let [off, len, source, page, article, section, heading, start, end] = self.chunk_fields(id)?;
         let text = if with_text {
             text::read(self.section(SectionId::Text), &self.text, self.version, id, off, len)?
         } else {
             String::new()
         };
-        if source >= self.meta.sources {
-            return Err(Error::corrupt("chunks", format!("chunk {id} names source {source}")));
-        }
+        self.check_source(id, source)?;
         let s = self.strings()?;
         let own = |id| s.get(id).map(|o| o.map(str::to_string));
         Ok(Chunk {
@@ -470,18 +487,50 @@ impl<D: AsRef<[u8]> + Clone> Index<D> {
         })
     }
 
+    /// The citation of chunk `id` ([`Citation`](crate::corpus::Citation)'s fields) as the index's
+    /// string ids, for a host that copies each distinct string once (the wasm hit objects): the
+    /// records [`Index::chunk_record`] and then [`Index::source_head`] read, with their checks in
+    /// their order, so the same first error. `seen` holds the strings checked so far (id, text): a
+    /// string in it is not checked again, and the caller finds every string of the result in it.
+    pub fn citation_ids<'s>(&'s self, id: u32, seen: &mut Vec<(u32, &'s str)>) -> Result<CitationIds> {
+        let [_, _, source, page, article, section, heading, _, _] = self.chunk_fields(id)?;
+        self.check_source(id, source)?;
+        let s = self.strings()?;
+        let mut check = |id: u32, required: Option<&'static str>| -> Result<()> {
+            if id == super::strings::NONE || seen.iter().any(|e| e.0 == id) {
+                return match required {
+                    Some(what) if id == super::strings::NONE => s.required(id, what).map(|_| ()),
+                    _ => Ok(()),
+                };
+            }
+            if let Some(text) = s.get(id)? {
+                seen.push((id, text));
+            }
+            Ok(())
+        };
+        for x in [article, section, heading] {
+            check(x, None)?;
+        }
+        let [sid, title, kind, date, link, links] =
+            records::read_in::<6>(self.version, self.section(SectionId::Sources), source, "sources")?;
+        check(sid, Some("source id"))?;
+        check(title, Some("source title"))?;
+        check(kind, Some("source kind"))?;
+        for x in [date, link, links] {
+            check(x, None)?;
+        }
+        Ok(CitationIds {
+            page: (page != NO_PAGE).then_some(page),
+            strings: [sid, title, article, section, heading, date, link],
+        })
+    }
+
     /// Where chunk `id` stands, as raw record fields — source number, page, and the string ids of
     /// its article, section and heading — without decoding its text or strings. Two chunks with
     /// the same key have the same citation.
     pub fn chunk_key(&self, id: u32) -> Result<[u32; 5]> {
-        if id >= self.meta.chunks {
-            return Err(Error::invalid("chunk", format!("chunk {id} ≥ chunk count {}", self.meta.chunks)));
-        }
-        let [_, _, source, page, article, section, heading, _, _] =
-            records::read_in::<9>(self.version, self.section(SectionId::Chunks), id, "chunks")?;
-        if source >= self.meta.sources {
-            return Err(Error::corrupt("chunks", format!("chunk {id} names source {source}")));
-        }
+        let [_, _, source, page, article, section, heading, _, _] = self.chunk_fields(id)?;
+        self.check_source(id, source)?;
         Ok([source, page, article, section, heading])
     }
 
@@ -643,6 +692,88 @@ impl<D: AsRef<[u8]> + Clone> Index<D> {
 #[cfg(test)]
 mod tests {
     use crate::search::bm25;
+
+    /// [`super::Index::citation_ids`] gives the citation that [`super::Index::chunk_record`] and
+    /// [`super::Index::source_head`] give, and the same first error on crafted string and record
+    /// sections (checksums made valid), whatever strings earlier hits checked.
+    #[test]
+    fn citation_ids_cite_as_the_records_do() {
+        use crate::corpus::{Chunk, Citation, Location, Source};
+        use crate::index::format::SectionId;
+        use crate::index::{Index, IndexBuilder, forge};
+        let mut b = IndexBuilder::new("t", crate::text::AnalyzerSettings::default());
+        let source = |id: &str, date: Option<&str>| Source {
+            id: id.into(),
+            title: format!("{id} 제목"),
+            kind: "manual".into(),
+            date: date.map(str::to_string),
+            link: date.map(|_| format!("https://example.org/{id}")),
+            links: vec!["a.pdf".into(), "b.hwp".into()],
+        };
+        let s0 = b.add_source(source("가", Some("2026-01"))).unwrap();
+        let s1 = b.add_source(source("나", None)).unwrap();
+        for (i, s) in [s0, s1, s0, s0, s1].into_iter().enumerate() {
+            let location = Location {
+                page: (i % 2 == 0).then_some(i as u32 + 3),
+                article: (i == 1).then(|| "제3조".to_string()),
+                section: None,
+                heading: Some(if i < 3 { "개요".into() } else { format!("절 {i}") }),
+            };
+            b.add_chunk(Chunk { source: s, text: format!("본문 {i}"), location, ..Default::default() })
+                .unwrap();
+        }
+        let good = b.build().unwrap();
+        fn cite<'s>(
+            idx: &'s Index<&[u8]>,
+            c: u32,
+            seen: &mut Vec<(u32, &'s str)>,
+        ) -> Result<Citation, String> {
+            let ids = idx.citation_ids(c, seen).map_err(|e| e.to_string())?;
+            let text = |id: u32| seen.iter().find(|e| e.0 == id).map(|e| e.1.to_string());
+            let [sid, title, article, section, heading, date, link] = ids.strings;
+            Ok(Citation {
+                source: text(sid).unwrap(),
+                title: text(title).unwrap(),
+                page: ids.page,
+                article: text(article),
+                section: text(section),
+                heading: text(heading),
+                date: text(date),
+                link: text(link),
+            })
+        }
+        let want = |idx: &Index<&[u8]>, c: u32| -> Result<Citation, String> {
+            let chunk = idx.chunk_record(c).map_err(|e| e.to_string())?;
+            let source = idx.source_head(chunk.source).map_err(|e| e.to_string())?;
+            Ok(Citation::new(source, chunk.location))
+        };
+        let mut g = crate::test_bits::Bits(7);
+        let mut refused = 0;
+        for round in 0..400 {
+            let bytes = if round == 0 {
+                good.clone()
+            } else {
+                let id = [SectionId::Strings, SectionId::Sources, SectionId::Chunks][round % 3] as u32;
+                forge::mutate_section(&good, id, |data| {
+                    for _ in 0..1 + g.next() % 3 {
+                        if !data.is_empty() {
+                            let at = (g.next() % data.len() as u64) as usize;
+                            data[at] = [0xFF, 0x00, 0x80, g.next() as u8][(g.next() % 4) as usize];
+                        }
+                    }
+                })
+                .unwrap()
+            };
+            let Ok(idx) = Index::open(&bytes[..]) else { continue };
+            let mut seen = Vec::new();
+            for c in [0, 1, 2, 3, 4, 0, 9] {
+                let (got, want) = (cite(&idx, c, &mut seen), want(&idx, c));
+                refused += got.is_err() as usize;
+                assert_eq!(got, want, "round {round} chunk {c}");
+            }
+        }
+        assert!(refused > 50, "{refused}");
+    }
 
     #[test]
     fn refused_sections_are_named_in_one_line() {

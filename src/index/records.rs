@@ -49,13 +49,19 @@ pub fn planes(rows: &[u8], fields: usize) -> Vec<u8> {
     out
 }
 
+/// The error of a record past its table (one copy for every record width).
+#[cold]
+fn out_of_range(section: &'static str, id: u32) -> Error {
+    Error::corrupt(section, format!("record {id} out of range"))
+}
+
 /// Read record `id` of `N` u32 fields from a table in byte planes ([`planes`]; `bytes.len()` is
 /// `4·N·count`).
 pub fn read_planes<const N: usize>(bytes: &[u8], id: u32, section: &'static str) -> Result<[u32; N]> {
     let count = bytes.len() / (4 * N);
     let id = id as usize;
     if id >= count {
-        return Err(Error::corrupt(section, format!("record {id} out of range")));
+        return Err(out_of_range(section, id as u32));
     }
     let mut out = [0u32; N];
     for (k, slot) in out.iter_mut().enumerate() {
@@ -87,8 +93,7 @@ pub fn read<const N: usize>(bytes: &[u8], id: u32, section: &'static str) -> Res
     let base = id as usize * 4 * N;
     let mut out = [0u32; N];
     for (k, slot) in out.iter_mut().enumerate() {
-        *slot = read_u32(bytes, base + 4 * k)
-            .ok_or_else(|| Error::corrupt(section, format!("record {id} out of range")))?;
+        *slot = read_u32(bytes, base + 4 * k).ok_or_else(|| out_of_range(section, id))?;
     }
     Ok(out)
 }

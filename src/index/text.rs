@@ -257,68 +257,70 @@ fn u32_at(bytes: &[u8], at: usize) -> Option<u32> {
 /// The stored bytes `off..end` of a concatenation that starts at byte `data` of `section` (chunk
 /// `id`'s, for the error).
 fn coded(section: &[u8], data: usize, id: u32, off: usize, end: usize) -> Result<&[u8]> {
-    section
-        .get(data..)
-        .and_then(|p| p.get(off..end))
-        .ok_or_else(|| Error::corrupt("text", format!("chunk {id}: text out of range")))
+    section.get(data..).and_then(|p| p.get(off..end)).ok_or_else(|| bad(id, "text out of range"))
 }
 
 /// The text of chunk `id`, at `off..off + len` of the stored (uncompressed) concatenation, from a
 /// section laid out as `layout` says ([`Layout::of`] of the same section) in format `version`.
 pub fn read(section: &[u8], layout: &Layout, version: u32, id: u32, off: u32, len: u32) -> Result<String> {
-    let bad = |d: String| Error::corrupt("text", format!("chunk {id}: {d}"));
     let (off, len) = (off as usize, len as usize);
-    let end = off.checked_add(len).ok_or_else(|| bad("text range overflows".into()))?;
+    let end = off.checked_add(len).ok_or_else(|| bad(id, "text range overflows"))?;
     let group = match layout {
         Layout::Bare => 0,
         Layout::Grouped(g) => *g,
         Layout::Ranked(table, data) => {
             let coded = coded(section, *data, id, off, end)?;
-            return table.decode(coded).ok_or_else(|| bad("bad ranked character code".into()));
+            return table.decode(coded).ok_or_else(|| bad(id, "bad ranked character code"));
         }
     };
     if group == HANGUL_MARK && version >= 3 {
         let coded = coded(section, 4, id, off, end)?;
-        return unhangul(coded).ok_or_else(|| bad("bad Hangul two-byte code or UTF-8".into()));
+        return unhangul(coded).ok_or_else(|| bad(id, "bad Hangul two-byte code or UTF-8"));
     }
     let bytes = if let Some(b) = id.checked_div(group) {
         let b = b as usize;
-        let blocks = u32_at(section, 4).ok_or_else(|| bad("no block header".into()))? as usize;
+        let blocks = u32_at(section, 4).ok_or_else(|| bad(id, "no block header"))? as usize;
         if b >= blocks {
-            return Err(bad(format!("block {b} of {blocks}")));
+            return Err(bad(id, &format!("block {b} of {blocks}")));
         }
         let table = |k: usize| u32_at(section, 8 + 4 * k).map(|v| v as usize);
         let data_at = 8 + 8 * (blocks + 1);
-        let field = |k| table(k).ok_or_else(|| bad("block table cut short".into()));
+        let field = |k| table(k).ok_or_else(|| bad(id, "block table cut short"));
         let (c0, c1) = (field(b)?, field(b + 1)?);
         let (r0, r1) = (field(blocks + 1 + b)?, field(blocks + 2 + b)?);
         let packed = section
             .get(data_at + c0..data_at + c1.max(c0))
             .filter(|_| c1 >= c0)
-            .ok_or_else(|| bad("compressed block out of range".into()))?;
+            .ok_or_else(|| bad(id, "compressed block out of range"))?;
         if r1 < r0 || off < r0 || end > r1 {
-            return Err(bad(format!("text {off}..{end} outside its block {r0}..{r1}")));
+            return Err(bad(id, &format!("text {off}..{end} outside its block {r0}..{r1}")));
         }
         // LZ4 expands at most ~255×: a larger claim is corruption, not a reason to allocate.
         if r1 - r0 > MAX_BLOCK || r1 - r0 > packed.len().saturating_mul(255) + 16 {
-            return Err(bad(format!("block {b} claims {} bytes from {}", r1 - r0, packed.len())));
+            return Err(bad(id, &format!("block {b} claims {} bytes from {}", r1 - r0, packed.len())));
         }
         let mut raw = vec![0u8; r1 - r0];
         match lz4_flex::block::decompress_into(packed, &mut raw) {
             Ok(n) if n == raw.len() => {}
-            Ok(n) => return Err(bad(format!("block {b} gave {n} bytes, not {}", raw.len()))),
+            Ok(n) => return Err(bad(id, &format!("block {b} gave {n} bytes, not {}", raw.len()))),
             // lz4_flex's own message names the decoder's internals; one line of ours says enough
             // (and keeps its error formatting out of the browser build).
-            Err(_) => return Err(bad(format!("block {b} is not well-formed LZ4"))),
+            Err(_) => return Err(bad(id, &format!("block {b} is not well-formed LZ4"))),
         }
         raw.truncate(end - r0);
         raw.drain(..off - r0);
         raw
     } else {
         let plain = if version < 2 { section } else { section.get(4..).unwrap_or(&[]) };
-        plain.get(off..end).ok_or_else(|| bad("text out of range".into()))?.to_vec()
+        plain.get(off..end).ok_or_else(|| bad(id, "text out of range"))?.to_vec()
     };
-    String::from_utf8(bytes).map_err(|_| bad("text is not UTF-8".into()))
+    String::from_utf8(bytes).map_err(|_| bad(id, "text is not UTF-8"))
+}
+
+/// The error of chunk `id`'s stored text (one copy for every way to read it).
+#[cold]
+fn bad(id: u32, d: &str) -> Error {
+    Error::corrupt("text", format!("chunk {id}: {d}"))
 }
 
 /// [`read`] as UTF-16 code units appended to `out` (the same text, the same errors): straight
@@ -336,14 +338,13 @@ pub fn read_utf16(
         push_utf16(&read(section, layout, version, id, off, len)?, out);
         return Ok(());
     };
-    let bad = |d: &str| Error::corrupt("text", format!("chunk {id}: {d}"));
     let (off, len) = (off as usize, len as usize);
-    let end = off.checked_add(len).ok_or_else(|| bad("text range overflows"))?;
+    let end = off.checked_add(len).ok_or_else(|| bad(id, "text range overflows"))?;
     let coded = coded(section, *data, id, off, end)?;
     let mark = out.len();
     table.decode_utf16(coded, out).ok_or_else(|| {
         out.truncate(mark);
-        bad("bad ranked character code")
+        bad(id, "bad ranked character code")
     })
 }
 

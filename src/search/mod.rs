@@ -163,7 +163,7 @@ fn score_terms<D: AsRef<[u8]> + Clone>(
             }
         })?;
         if let Some(doc) = missing {
-            return Err(Error::corrupt("doc_lens", format!("chunk {doc} out of range")));
+            return Err(crate::index::parts::outside(doc));
         }
     }
     Ok((acc, track.then_some(touched)))
@@ -631,16 +631,12 @@ pub fn search<D: AsRef<[u8]> + Clone>(index: &Index<D>, query: &str, k: usize) -
     top_k(index, &terms, k)?.into_iter().enumerate().map(|(i, s)| hit(index, i as u32 + 1, s)).collect()
 }
 
-/// [`search`] without the chunk texts (each `text` empty), for a host that takes them another way
-/// ([`Index::chunk_text_utf16`]: JS strings are UTF-16); the same hits otherwise.
-pub fn search_cited<D: AsRef<[u8]> + Clone>(index: &Index<D>, query: &str, k: usize) -> Result<Vec<Hit>> {
+/// [`search`]'s ranked chunks before they become [`Hit`]s, for a host that builds its hits
+/// another way ([`Index::citation_ids`] and [`Index::chunk_text_utf16`]: the wasm hit objects);
+/// the same arguments checked, the same chunks in the same order.
+pub fn search_scored<D: AsRef<[u8]> + Clone>(index: &Index<D>, query: &str, k: usize) -> Result<Vec<Scored>> {
     check_args(query, k)?;
-    let terms = query_terms(index, query);
-    top_k(index, &terms, k)?
-        .into_iter()
-        .enumerate()
-        .map(|(i, s)| hit_with(index, i as u32 + 1, s, false))
-        .collect()
+    top_k(index, &query_terms(index, query), k)
 }
 
 /// One query term's contribution to one chunk's score.
