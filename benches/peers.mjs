@@ -248,8 +248,15 @@ function measure(engine, set) {
   const t1 = now();
   engine.search(set.questions[0].query, 10);
   const first = now() - t1;
-  // Quality and per-query time over every question (warm: one pass first).
-  for (const q of set.questions.slice(0, 50)) engine.search(q.query, 10);
+  // Quality and per-query time over every question, warm: one whole pass first, timed too (the
+  // "first pass" column), for every engine alike — V8's tiers (its wasm and JS compilers) and
+  // groundgate's kept postings (src/index/parts.rs) reach their steady state during it.
+  const firstPass = [];
+  for (const q of set.questions) {
+    const t = now();
+    engine.search(q.query, 10);
+    firstPass.push(now() - t);
+  }
   const times = [];
   let hit4 = 0;
   let rr = 0;
@@ -269,7 +276,7 @@ function measure(engine, set) {
   }
   return {
     engine: engine.name, bytes, buildMs, openMs: quantiles(opens).median, firstMs: first,
-    search: quantiles(times), ask: quantiles(askTimes),
+    search: quantiles(times), firstPass: quantiles(firstPass), ask: quantiles(askTimes),
     hit4: hit4 / set.questions.length, mrr: rr / set.questions.length,
   };
 }
@@ -368,14 +375,14 @@ function main() {
     p();
     p(`### ${set.title}: ${set.docs.length} chunks, ${kb(text)} of chunk text, ${set.questions.length} questions`);
     p();
-    p('| engine | index raw | gzip | build | open | first query | search p50 | p95 | ask p50 | p95 | Hit@4 | MRR@10 |');
-    p('|---|---|---|---|---|---|---|---|---|---|---|---|');
+    p('| engine | index raw | gzip | build | open | first query | search p50, first pass | search p50 | p95 | ask p50 | p95 | Hit@4 | MRR@10 |');
+    p('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
     for (const r of rows) {
-      p(`| ${r.engine} | ${kb(r.bytes.raw)} | ${kb(r.bytes.gz)} | ${r.engine.startsWith('groundgate') ? '(CLI)' : ms(r.buildMs)} | ${ms(r.openMs)} | ${ms(r.firstMs)} | ${ms(r.search.median)} | ${ms(r.search.p95)} | ${ms(r.ask.median)} | ${ms(r.ask.p95)} | ${r.hit4.toFixed(3)} | ${r.mrr.toFixed(3)} |`);
+      p(`| ${r.engine} | ${kb(r.bytes.raw)} | ${kb(r.bytes.gz)} | ${r.engine.startsWith('groundgate') ? '(CLI)' : ms(r.buildMs)} | ${ms(r.openMs)} | ${ms(r.firstMs)} | ${ms(r.firstPass.median)} | ${ms(r.search.median)} | ${ms(r.search.p95)} | ${ms(r.ask.median)} | ${ms(r.ask.p95)} | ${r.hit4.toFixed(3)} | ${r.mrr.toFixed(3)} |`);
     }
-    p(`| groundgate (native CLI) | | | | | | ${ms(native.search.median)} | ${ms(native.search.p95)} | ${ms(native.ask.median)} | ${ms(native.ask.p95)} | | |`);
+    p(`| groundgate (native CLI) | | | | | | | ${ms(native.search.median)} | ${ms(native.search.p95)} | ${ms(native.ask.median)} | ${ms(native.ask.p95)} | | |`);
     if (set.name === 'lohelp' && pf) {
-      p(`| Pagefind (whole output folder, ${pf.files} files, ${ms(pf.buildMs)} to build from the HTML) | ${kb(pf.raw)} | ${kb(pf.gz)} | | | | | | | | | |`);
+      p(`| Pagefind (whole output folder, ${pf.files} files, ${ms(pf.buildMs)} to build from the HTML) | ${kb(pf.raw)} | ${kb(pf.gz)} | | | | | | | | | | |`);
     }
     p();
     p('Ratios (peer ÷ groundgate wasm; > 1 means groundgate is smaller / faster):');
