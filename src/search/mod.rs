@@ -127,10 +127,21 @@ fn score_terms<D: AsRef<[u8]> + Clone>(
         let idf = info.idf * weight;
         let acc = &mut acc[..n];
         // A kept list: its tf parts were computed once (same function, same bits), chunks checked.
-        if let Some(list) = if track { None } else { index.tf_parts(info)? } {
-            for &(doc, part) in list.iter() {
-                if let Some(a) = acc.get_mut(doc as usize) {
-                    *a += idf * part;
+        if let Some(list) = index.tf_parts(info)? {
+            if track {
+                for &(doc, part) in list.iter() {
+                    if let Some(a) = acc.get_mut(doc as usize) {
+                        if *a == 0.0 {
+                            touched.push(doc);
+                        }
+                        *a += idf * part;
+                    }
+                }
+            } else {
+                for &(doc, part) in list.iter() {
+                    if let Some(a) = acc.get_mut(doc as usize) {
+                        *a += idf * part;
+                    }
                 }
             }
             continue;
@@ -824,6 +835,34 @@ mod tests {
         }
         let again = Index::open(&bytes[..]).unwrap();
         assert_eq!(top_k(&again, &terms[..1], 5).unwrap(), top_k(&idx, &terms[..1], 5).unwrap());
+
+        // Few postings next to the chunks (tracked), a kept list among them: the same hits.
+        let texts: Vec<String> = (0..1000u32)
+            .map(|i| {
+                if i % 25 == 0 {
+                    format!("식비 {}", "회의 ".repeat(1 + i as usize % 4))
+                } else {
+                    "장비".into()
+                }
+            })
+            .collect();
+        let bytes = crate::test_index::of_texts(&texts);
+        let (fresh, idx) = (Index::open(&bytes[..]).unwrap(), Index::open(&bytes[..]).unwrap());
+        let terms = query_terms(&idx, "회의 식비");
+        let first = top_k(&idx, &terms, 50).unwrap();
+        assert!(idx.kept_postings() >= 80 && first.len() == 40, "{} {}", idx.kept_postings(), first.len());
+        assert_eq!(top_k(&idx, &terms, 50).unwrap(), first);
+        for t in &terms {
+            let Some(info) = idx.term(t).unwrap() else { continue };
+            let list = idx.tf_parts(&info).unwrap().unwrap();
+            let mut want = Vec::new();
+            fresh
+                .postings(&info, |d, tf| {
+                    want.push((d, bm25::tf_part(idx.meta().bm25, tf, idx.length_norms()[d as usize])))
+                })
+                .unwrap();
+            assert_eq!(&list[..], &want[..], "{t}");
+        }
     }
 
     #[test]
