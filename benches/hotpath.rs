@@ -111,8 +111,9 @@ fn run(name: &str, ggi: &Path, questions: &[String]) {
             let all = us(t);
             std::hint::black_box(whole.ok());
             if pass > 0 {
-                for (v, x) in
-                    phases.iter_mut().zip([analyse, lookup, decode, score, hit, chunk_t, source_t, utf16_t, ser, all])
+                for (v, x) in phases
+                    .iter_mut()
+                    .zip([analyse, lookup, decode, score, hit, chunk_t, source_t, utf16_t, ser, all])
                 {
                     v[qi] = v[qi].min(x);
                 }
