@@ -136,7 +136,7 @@ fn run(name: &str, ggi: &Path, questions: &[String]) {
         "analyse",
         "term lookups",
         "postings decode only",
-        "score (top_k, incl. lookups+decode)",
+        "score (top_k, incl. lookups; kept lists after the warm pass)",
         "hits (records, text)",
         "  of which chunk()",
         "  of which source()",
@@ -150,7 +150,8 @@ fn run(name: &str, ggi: &Path, questions: &[String]) {
         println!("| {label} | {:.1} | {:.1} |", quantile(v, 0.5), quantile(v, 0.95));
     }
     println!(
-        "postings per query: p50 {:.0}, p95 {:.0}; kept after the passes (src/index/parts.rs): {} postings, {:.1} MB\n",
+        "postings per query: p50 {:.0}, p95 {:.0}; kept after the passes (src/index/parts.rs): \
+         {} postings, {:.1} MB\n",
         quantile(&mut postings, 0.5),
         quantile(&mut postings, 0.95),
         index.kept_postings(),

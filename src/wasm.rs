@@ -4,11 +4,13 @@
 //! are `JSON.stringify`d and read by serde_json (the same checks as natively), results are serialized
 //! by serde_json and `JSON.parse`d — one serializer in the module, and `ask` gives exactly the object
 //! `askJson` spells (JSON with non-ASCII text crosses as UTF-16, made a string by the host's
-//! `TextDecoder("utf-16le")`: [`json_to_js`]). Search hits are the exception for speed: their small fields cross as JSON, each
-//! chunk text as a JS string of its own, decoded from the index straight into UTF-16 and made a
-//! string by the host's `TextDecoder("utf-16le")` (no JSON escaping of long texts in wasm, no JSON
-//! scan of them in JS, no UTF-8 decoding: V8 decodes Korean UTF-8 ~7× slower); the objects are the
-//! same, keys in the same order.
+//! `TextDecoder("utf-16le")`: [`json_to_js`]). Search hits are the exception for speed: every
+//! string of a search's hits (the chunk texts decoded from the index straight into UTF-16, each
+//! distinct citation string once) crosses as one UTF-16 string made by the host's
+//! `TextDecoder("utf-16le")`, and the numbers of each hit as a list; a small JS function builds
+//! the objects ([`hits_to_js`]: no JSON escaping of long texts in wasm, no JSON scan of them in
+//! JS, no UTF-8 decoding, which V8 does ~7× slower for Korean). The objects are the same, keys in
+//! the same order.
 
 use std::sync::Arc;
 
@@ -230,16 +232,18 @@ fn hits_to_js<D: AsRef<[u8]> + Clone>(
             cite.page.map_or(-1.0, f64::from),
         ]);
         for id in cite.strings {
-            let range = match (placed.iter().find(|p| p.0 == id), seen.iter().find(|e| e.0 == id)) {
-                (Some(&(_, range)), _) => range,
-                (None, Some(&(_, text))) => {
-                    let start = units.len() as f64;
-                    crate::index::text::push_utf16(text, &mut units);
-                    let range = [start, units.len() as f64];
-                    placed.push((id, range));
-                    range
-                }
-                (None, None) => [-1.0; 2],
+            let range = match placed.iter().find(|p| p.0 == id) {
+                Some(&(_, range)) => range,
+                None => match seen.iter().find(|e| e.0 == id) {
+                    Some(&(_, text)) => {
+                        let start = units.len() as f64;
+                        crate::index::text::push_utf16(text, &mut units);
+                        let range = [start, units.len() as f64];
+                        placed.push((id, range));
+                        range
+                    }
+                    None => [-1.0; 2],
+                },
             };
             nums.extend(range);
         }

@@ -8,10 +8,11 @@
 //! is computed by the same function and multiplied by the idf at the same place.
 //!
 //! What is kept is bounded: only lists of at least [`MIN_DF`] postings (shorter ones decode in a
-//! few nanoseconds), and at most [`BUDGET`] postings an index (8 bytes each). Once the budget is
-//! spent nothing more is kept and nothing is evicted, so a query's cost never depends on which
-//! queries came before it in any other way than "its terms were seen". Entries are shared
-//! (`Arc`): a caller scores without holding the lock.
+//! few nanoseconds), and at most [`BUDGET`] postings an index (8 bytes each: 8 MiB of postings,
+//! plus a few dozen bytes a list). Once the budget is spent nothing more is kept and nothing is
+//! evicted: which lists are kept depends on the order terms were first scored in, their results
+//! never. Entries are shared (`Arc`, the list moved in, not copied): a caller scores without
+//! holding the lock.
 
 use std::sync::{Arc, Mutex, MutexGuard};
 
@@ -20,7 +21,7 @@ use crate::search::bm25::{self, Bm25Params};
 
 /// A list shorter than this is decoded at every use.
 pub const MIN_DF: u32 = 32;
-/// Postings kept per index at most (8 bytes each: 8 MiB).
+/// Postings kept per index at most (8 bytes each: 8 MiB of postings).
 pub const BUDGET: usize = 1 << 20;
 
 /// One posting: chunk id and its tf part.
@@ -35,7 +36,7 @@ pub struct Parts {
 #[derive(Debug, Default)]
 struct Kept {
     /// Sorted by term ordinal.
-    lists: Vec<(u32, Arc<[Part]>)>,
+    lists: Vec<(u32, Arc<Vec<Part>>)>,
     /// Postings held in `lists`.
     held: usize,
 }
@@ -47,7 +48,7 @@ impl Parts {
     }
 
     /// The kept list of term `ordinal`, if any.
-    pub fn get(&self, ordinal: u32) -> Option<Arc<[Part]>> {
+    pub fn get(&self, ordinal: u32) -> Option<Arc<Vec<Part>>> {
         let kept = self.kept();
         let i = kept.lists.binary_search_by_key(&ordinal, |e| e.0).ok()?;
         Some(kept.lists[i].1.clone())
@@ -59,14 +60,14 @@ impl Parts {
     }
 
     /// Keep `list` for term `ordinal` (unless the budget is spent meanwhile); the list to score.
-    pub fn keep(&self, ordinal: u32, list: Vec<Part>) -> Arc<[Part]> {
-        let list: Arc<[Part]> = list.into();
+    pub fn keep(&self, ordinal: u32, list: Vec<Part>) -> Arc<Vec<Part>> {
+        let list = Arc::new(list);
         let mut kept = self.kept();
         if kept.held + list.len() <= BUDGET
             && let Err(i) = kept.lists.binary_search_by_key(&ordinal, |e| e.0)
         {
-            kept.held += list.len();
             kept.lists.insert(i, (ordinal, list.clone()));
+            kept.held += list.len();
         }
         list
     }
@@ -112,7 +113,7 @@ mod tests {
         assert!(parts.wants(MIN_DF));
         let a = parts.keep(7, vec![(1, 0.5); 40]);
         parts.keep(3, vec![(2, 0.25); 40]);
-        assert_eq!(parts.get(7).as_deref(), Some(&a[..]));
+        assert_eq!(parts.get(7).as_deref(), Some(&*a));
         assert_eq!(parts.get(3).map(|l| l[0]), Some((2, 0.25)));
         assert_eq!(parts.get(5), None);
         assert_eq!(parts.held(), 80);

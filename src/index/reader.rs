@@ -363,7 +363,10 @@ impl<D: AsRef<[u8]> + Clone> Index<D> {
     /// The term's postings as (chunk, [`bm25::tf_part`]) pairs in chunk order, from the lists this
     /// index keeps after first use ([`parts`]); `None` when the list is not kept (too short, or the
     /// budget spent): decode it with [`Index::postings_blocks`].
-    pub fn tf_parts(&self, info: &TermInfo) -> Result<Option<Arc<[parts::Part]>>> {
+    pub fn tf_parts(&self, info: &TermInfo) -> Result<Option<Arc<Vec<parts::Part>>>> {
+        if info.df < parts::MIN_DF {
+            return Ok(None);
+        }
         if let Some(list) = self.parts.get(info.ordinal) {
             return Ok(Some(list));
         }
@@ -379,7 +382,7 @@ impl<D: AsRef<[u8]> + Clone> Index<D> {
             }
         })?;
         if let Some(doc) = outside {
-            return Err(crate::index::parts::outside(doc));
+            return Err(parts::outside(doc));
         }
         Ok(Some(self.parts.keep(info.ordinal, list)))
     }
@@ -401,7 +404,7 @@ impl<D: AsRef<[u8]> + Clone> Index<D> {
         let at = 2 * id as usize;
         match b.get(at..at + 2) {
             Some(x) => Ok(u16::from_le_bytes([x[0], x[1]])),
-            None => Err(super::parts::outside(id)),
+            None => Err(parts::outside(id)),
         }
     }
 

@@ -59,10 +59,10 @@ fn out_of_range(section: &'static str, id: u32) -> Error {
 /// `4·N·count`).
 pub fn read_planes<const N: usize>(bytes: &[u8], id: u32, section: &'static str) -> Result<[u32; N]> {
     let count = bytes.len() / (4 * N);
-    let id = id as usize;
-    if id >= count {
-        return Err(out_of_range(section, id as u32));
+    if id as usize >= count {
+        return Err(out_of_range(section, id));
     }
+    let id = id as usize;
     let mut out = [0u32; N];
     for (k, slot) in out.iter_mut().enumerate() {
         let mut v = [0u8; 4];
