@@ -499,14 +499,14 @@ impl<D: AsRef<[u8]> + Clone> Index<D> {
         let [_, _, source, page, article, section, heading, _, _] = self.chunk_fields(id)?;
         self.check_source(id, source)?;
         let s = self.strings()?;
+        // An absent string is an error where required (`required`'s own), else nothing to check.
         let mut check = |id: u32, required: Option<&'static str>| -> Result<()> {
-            if id == super::strings::NONE || seen.iter().any(|e| e.0 == id) {
-                return match required {
-                    Some(what) if id == super::strings::NONE => s.required(id, what).map(|_| ()),
-                    _ => Ok(()),
-                };
+            if id == super::strings::NONE {
+                return required.map_or(Ok(()), |what| s.required(id, what).map(drop));
             }
-            if let Some(text) = s.get(id)? {
+            if !seen.iter().any(|e| e.0 == id)
+                && let Some(text) = s.get(id)?
+            {
                 seen.push((id, text));
             }
             Ok(())

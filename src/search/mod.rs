@@ -823,7 +823,7 @@ mod tests {
         let first = top_k(&idx, &terms, 300).unwrap();
         let kept = idx.kept_postings();
         assert!(kept >= 600, "{kept}");
-        // Again, from the kept lists alone; then a fresh index that decodes again.
+        // Again, from the kept lists alone.
         assert_eq!(top_k(&idx, &terms, 300).unwrap(), first);
         assert_eq!(idx.kept_postings(), kept);
         for s in &first {
