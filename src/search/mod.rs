@@ -875,6 +875,46 @@ mod tests {
     }
 
     #[test]
+    fn threads_sharing_an_index_keep_each_list_once_and_score_alike() {
+        let texts: Vec<String> = (0..400u32)
+            .map(|i| format!("회의 {} 장비 {}", "식비 ".repeat(1 + i as usize % 3), i % 7))
+            .collect();
+        let bytes = crate::test_index::of_texts(&texts);
+        let queries = ["회의 식비", "장비 식비 3", "회의 장비", "식비 5 6"];
+        // Each query alone, on an index of its own: the reference.
+        let want: Vec<Vec<Scored>> = queries
+            .iter()
+            .map(|q| {
+                let fresh = Index::open(&bytes[..]).unwrap();
+                top_k(&fresh, &query_terms(&fresh, q), 20).unwrap()
+            })
+            .collect();
+        let shared = Index::open(&bytes[..]).unwrap();
+        std::thread::scope(|s| {
+            for t in 0..4 {
+                let (shared, queries, want) = (&shared, &queries, &want);
+                s.spawn(move || {
+                    for round in 0..50 {
+                        let i = (t + round) % queries.len();
+                        assert_eq!(top_k(shared, &query_terms(shared, queries[i]), 20).unwrap(), want[i]);
+                    }
+                });
+            }
+        });
+        // Every scored term of 32 postings or more kept, each once, whatever thread was first.
+        let mut terms: Vec<String> = queries.iter().flat_map(|q| query_terms(&shared, q)).collect();
+        terms.sort();
+        terms.dedup();
+        let held: usize = terms
+            .iter()
+            .filter_map(|t| shared.term(t).unwrap())
+            .filter(|i| i.df >= crate::index::parts::MIN_DF)
+            .map(|i| i.df as usize)
+            .sum();
+        assert!(held >= 1200 && shared.kept_postings() == held, "{held} {}", shared.kept_postings());
+    }
+
+    #[test]
     fn the_floor_changes_nothing_but_the_work() {
         let mut g = crate::test_bits::Bits(11);
         for n in [0usize, 1, 40, 200, 2126, 5000] {
