@@ -387,6 +387,12 @@ impl<D: AsRef<[u8]> + Clone> Index<D> {
         Ok(Some(self.parts.keep(info.ordinal, list)))
     }
 
+    /// The term's kept list if [`Index::tf_parts`] has kept it already (nothing decoded here): a
+    /// list kept was decoded whole without error, its chunks checked.
+    pub fn kept_parts(&self, info: &TermInfo) -> Option<Arc<Vec<parts::Part>>> {
+        if info.df < parts::MIN_DF { None } else { self.parts.get(info.ordinal) }
+    }
+
     /// Postings held by [`Index::tf_parts`]'s kept lists (8 bytes each).
     pub fn kept_postings(&self) -> usize {
         self.parts.held()

@@ -247,16 +247,20 @@ fn best_from(acc: &[f32], touched: Option<&[u32]>, k: usize, bar: f32) -> Vec<Sc
         if scored.len() == k { scored.last().map_or(0.0, |w| w.score) } else { bar }
     }
     let mut scored: Vec<Scored> = Vec::with_capacity(k + 1);
-    let mut bar = bar;
-    // Most chunks score 0 or under the bar: one test, no call (written so that a NaN from a
-    // crafted index is offered, as it always was).
-    let passes = |score: f32, bar: f32| !(score <= 0.0 || score < bar);
+    // Most chunks score 0 or under the bar: one compare, no call. A score passes when it is
+    // positive and not under the bar; the bar is never negative, so that is "not under
+    // max(bar, the least positive f32)" (a NaN bar, from a crafted index, counts as 0), and a NaN
+    // score passes, as it always did.
+    let cut = |bar: f32| if bar > 0.0 { bar } else { f32::from_bits(1) };
+    let mut bar = cut(bar);
+    #[allow(clippy::neg_cmp_op_on_partial_ord)] // `!(a < b)`, not `a >= b`: a NaN score passes.
+    let passes = |score: f32, bar: f32| !(score < bar);
     match touched {
         Some(touched) => {
             for &chunk in touched {
                 let score = acc.get(chunk as usize).copied().unwrap_or(0.0);
                 if passes(score, bar) {
-                    bar = offer(&mut scored, k, Scored { chunk, score }, bar);
+                    bar = cut(offer(&mut scored, k, Scored { chunk, score }, bar));
                 }
             }
         }
@@ -268,7 +272,7 @@ fn best_from(acc: &[f32], touched: Option<&[u32]>, k: usize, bar: f32) -> Vec<Sc
                 if group.iter().fold(false, |any, &score| any | passes(score, bar)) {
                     for (j, &score) in group.iter().enumerate() {
                         if passes(score, bar) {
-                            bar = offer(&mut scored, k, Scored { chunk: base + j as u32, score }, bar);
+                            bar = cut(offer(&mut scored, k, Scored { chunk: base + j as u32, score }, bar));
                         }
                     }
                 }
@@ -671,8 +675,7 @@ pub fn explain_in<D: AsRef<[u8]> + Clone>(
     chunks: &[u32],
 ) -> Result<Vec<Vec<TermScore>>> {
     let index = lookups.index();
-    let meta = index.meta();
-    let (p, avg) = (meta.bm25, meta.avg_len());
+    let p = index.meta().bm25;
     let mut out: Vec<Vec<TermScore>> = vec![Vec::new(); chunks.len()];
     let Some(&last) = chunks.iter().max() else { return Ok(out) };
     // The chunks in id order, each with its first place in `chunks` (a repeated chunk is explained
@@ -686,24 +689,41 @@ pub fn explain_in<D: AsRef<[u8]> + Clone>(
             wanted.insert(at, (c, i));
         }
     }
+    let norms = index.length_norms();
     for t in terms {
         let Some(info) = lookups.term(t)? else { continue };
-        let mut found: Vec<(usize, u32)> = Vec::new();
+        // The listed chunks' tf parts: from the term's kept list when scoring has kept it (`ask`
+        // explains the chunks its ranking chose), else from its postings up to the last listed
+        // chunk, each part from the tf and the chunk's length norm as the kept lists compute it.
+        // idf × part is `term_score`'s own product: the same bits either way.
+        let mut found: Vec<(usize, f32)> = Vec::new();
         let mut at = 0;
-        index.postings_upto(&info, last, |doc, tf| {
+        let mut see = |doc: u32, part: f32| {
             while wanted.get(at).is_some_and(|&(c, _)| c < doc) {
                 at += 1;
             }
             if let Some(&(c, i)) = wanted.get(at)
                 && c == doc
             {
-                found.push((i, tf));
+                found.push((i, part));
             }
-        })?;
-        for (i, tf) in found {
-            let dl = index.doc_len(chunks[i])? as f32;
-            let s = bm25::term_score(p, info.idf, tf, dl, avg);
-            out[i].push(TermScore { term: t.clone(), score: round4(s) });
+        };
+        if let Some(list) = index.kept_parts(&info) {
+            list.iter().take_while(|e| e.0 <= last).for_each(|&(doc, part)| see(doc, part));
+        } else {
+            let mut outside = None;
+            index.postings_upto(&info, last, |doc, tf| match norms.get(doc as usize) {
+                Some(&norm) => see(doc, bm25::tf_part(p, tf, norm)),
+                None => {
+                    outside.get_or_insert(doc);
+                }
+            })?;
+            if let Some(doc) = outside {
+                return Err(crate::index::parts::outside(doc));
+            }
+        }
+        for (i, part) in found {
+            out[i].push(TermScore { term: t.clone(), score: round4(info.idf * part) });
         }
     }
     Ok(out)
@@ -791,6 +811,24 @@ mod tests {
             assert_eq!(got[i], want, "chunk {c} at {i}");
         }
         assert!(got[2].len() == 3 && got[4].is_empty(), "{got:?}");
+        // Once scoring has kept the common terms' lists, explaining reads them: the same answer,
+        // and each kept pair's idf × part is `term_score`'s value bit for bit.
+        assert_eq!(idx.kept_postings(), 0);
+        top_k(&idx, &terms, 10).unwrap();
+        assert!(idx.kept_postings() >= 300, "{}", idx.kept_postings());
+        assert_eq!(explain(&idx, &terms, &chunks).unwrap(), got);
+        for t in &terms {
+            let Some(info) = idx.term(t).unwrap() else { continue };
+            let Some(list) = idx.kept_parts(&info) else { continue };
+            let mut tfs = Vec::new();
+            idx.postings(&info, |d, f| tfs.push((d, f))).unwrap();
+            assert_eq!(list.len(), tfs.len());
+            for (&(d, part), &(d2, tf)) in list.iter().zip(&tfs) {
+                let dl = idx.doc_len(d).unwrap() as f32;
+                let want = bm25::term_score(p, info.idf, tf, dl, avg);
+                assert_eq!((d, (info.idf * part).to_bits()), (d2, want.to_bits()), "{t}");
+            }
+        }
     }
 
     #[test]
@@ -945,6 +983,39 @@ mod tests {
         // A NaN (crafted index): no floor, every chunk offered as before.
         assert_eq!(floor(&[1.0, f32::NAN, 2.0], None, 1), 0.0);
         assert_eq!(best(&[1.0, f32::NAN, 2.0], None, 40).len(), 3);
+    }
+
+    #[test]
+    fn best_is_a_full_sort_of_the_positive_and_nan_scores_cut_to_k() {
+        // Zeros of both signs, negatives, the least positive f32, NaNs (a crafted index), ties.
+        let odd = [0.0, -0.0, -1.5, f32::from_bits(1), f32::NAN, 3.0, 3.0, f32::MAX, f32::INFINITY];
+        let mut g = crate::test_bits::Bits(5);
+        for n in [0usize, 1, 7, 9, 64, 300] {
+            let acc: Vec<f32> = (0..n)
+                .map(|_| {
+                    if g.next().is_multiple_of(3) {
+                        odd[(g.next() % 9) as usize]
+                    } else {
+                        (g.next() % 50) as f32 / 7.0
+                    }
+                })
+                .collect();
+            let mut all: Vec<Scored> = (0..n as u32)
+                .map(|chunk| Scored { chunk, score: acc[chunk as usize] })
+                .filter(|s| s.score > 0.0 || s.score.is_nan())
+                .collect();
+            all.sort_by(order);
+            let touched: Vec<u32> = (0..n as u32).collect();
+            for k in [1usize, 2, 5, 10, 40] {
+                let want: Vec<(u32, u32)> =
+                    all.iter().take(k).map(|s| (s.chunk, s.score.to_bits())).collect();
+                for t in [None, Some(&touched[..])] {
+                    let got: Vec<(u32, u32)> =
+                        best(&acc, t, k).iter().map(|s| (s.chunk, s.score.to_bits())).collect();
+                    assert_eq!(got, want, "n {n} k {k} tracked {}", t.is_some());
+                }
+            }
+        }
     }
 
     #[test]
