@@ -594,7 +594,8 @@ pub fn asks_article(input: &str) -> bool {
     if t.contains("조항") || t.contains("조문") {
         return true;
     }
-    let words: Vec<&str> = t.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
+    let words: Vec<&str> =
+        t.split(|c: char| !crate::text::is_alphanumeric(c)).filter(|w| !w.is_empty()).collect();
     words.windows(2).any(|w| {
         (w[0] == "몇" && w[1].starts_with('조'))
             || (w[0] == "article" && w[1].chars().all(|c| c.is_ascii_digit()))
@@ -745,7 +746,8 @@ pub fn classify(input: &str) -> FormVerdict {
         }
     }
     // Question words anywhere (Korean: at a word start; English: the first word).
-    let words: Vec<&str> = lower.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
+    let words: Vec<&str> =
+        lower.split(|c: char| !crate::text::is_alphanumeric(c)).filter(|w| !w.is_empty()).collect();
     if let Some(w) = words.iter().find(|w| QUESTION_WORDS_KO.iter().any(|k| w.starts_with(k))) {
         fire("q", &format!("question_word:{w}"), 1.5, &mut q, &mut s);
     }
@@ -755,8 +757,10 @@ pub fn classify(input: &str) -> FormVerdict {
         let last_sentence = crate::text::lowercase(
             text.trim_end_matches(['.', ' ']).rsplit(['.', '!', '\n']).next().unwrap_or(""),
         );
-        let last_first =
-            last_sentence.split(|c: char| !c.is_alphanumeric()).find(|w| !w.is_empty()).unwrap_or("");
+        let last_first = last_sentence
+            .split(|c: char| !crate::text::is_alphanumeric(c))
+            .find(|w| !w.is_empty())
+            .unwrap_or("");
         let opener = {
             let t = lower.trim_start().replace('’', "'");
             INTENT_OPENERS_EN.iter().find(|o| {

@@ -17,8 +17,25 @@ pub use case::lowercase;
 pub use normalize::normalize;
 pub use sentence::sentences;
 
+/// `c.is_alphanumeric()`, a Hangul syllable answered first: std searches Unicode's tables for every
+/// character outside ASCII, and Korean prompts are mostly syllables (all of them letters).
+#[inline]
+pub fn is_alphanumeric(c: char) -> bool {
+    korean::is_hangul_syllable(c) || c.is_alphanumeric()
+}
+
 /// `text` without the byte-order mark a Windows editor may put at its start (U+FEFF): a file's
 /// first line then reads as the editor shows it (a label, a log line, a document's title).
 pub fn without_bom(text: &str) -> &str {
     text.strip_prefix('\u{feff}').unwrap_or(text)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn is_alphanumeric_is_std_for_every_char() {
+        for c in (0..=0x10FFFF).filter_map(char::from_u32) {
+            assert_eq!(super::is_alphanumeric(c), c.is_alphanumeric(), "{:?}", c);
+        }
+    }
 }
