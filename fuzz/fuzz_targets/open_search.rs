@@ -17,10 +17,22 @@ fuzz_target!(|data: &[u8]| {
     fix_checksums(&mut bytes);
     let Ok(index) = Index::open(bytes.as_slice()) else { return };
     let _ = index.verify();
-    for q in ["대한민국 주권", "국회의원 선거", "python list", "제1조", "tuple immutable"] {
-        if let Ok(hits) = search::search(&index, q, 10) {
-            for h in hits {
-                let _ = index.chunk(h.chunk);
+    // Twice: the first pass decodes common terms' postings and keeps them (`Index::tf_parts`),
+    // the second scores from the kept lists; each hit read as the wasm hit objects read it too
+    // (`citation_ids`, `chunk_text_utf16`).
+    for _ in 0..2 {
+        for q in ["대한민국 주권", "국회의원 선거", "python list", "제1조", "tuple immutable"] {
+            if let Ok(hits) = search::search(&index, q, 10) {
+                for h in hits {
+                    let _ = index.chunk(h.chunk);
+                }
+            }
+            if let Ok(scored) = search::search_scored(&index, q, 10) {
+                let (mut seen, mut units) = (Vec::new(), Vec::new());
+                for s in scored {
+                    let _ = index.citation_ids(s.chunk, &mut seen);
+                    let _ = index.chunk_text_utf16(s.chunk, &mut units);
+                }
             }
         }
     }
