@@ -353,38 +353,47 @@ impl<D: AsRef<[u8]> + Clone> Index<D> {
 
     /// A term's postings a block at a time (see [`postings::decode_blocks`]).
     pub fn postings_blocks(&self, info: &TermInfo, mut f: impl FnMut(&[u32], &[u32])) -> Result<()> {
+        self.blocks_upto(info, u32::MAX, &mut f)
+    }
+
+    /// [`Index::postings_blocks`] up to the block that passes chunk `upto`.
+    fn blocks_upto(&self, info: &TermInfo, upto: u32, f: &mut dyn FnMut(&[u32], &[u32])) -> Result<()> {
         // The list and what follows it in the section: the decoder's word reads may cross the
         // list's end (`start ≤ end ≤ section length`, checked by `term`).
         let data = self.section(SectionId::Postings).get(info.start..).unwrap_or(&[]);
         let len = info.end.saturating_sub(info.start).min(data.len());
-        postings::decode_blocks_in(data, len, info.df as usize, self.meta.chunks, u32::MAX, &mut f)
+        postings::decode_blocks_in(data, len, info.df as usize, self.meta.chunks, upto, f)
     }
 
     /// The term's postings as (chunk, [`bm25::tf_part`]) pairs in chunk order, from the lists this
     /// index keeps after first use ([`parts`]); `None` when the list is not kept (too short, or the
     /// budget spent): decode it with [`Index::postings_blocks`].
     pub fn tf_parts(&self, info: &TermInfo) -> Result<Option<Arc<Vec<parts::Part>>>> {
-        if info.df < parts::MIN_DF {
-            return Ok(None);
-        }
-        if let Some(list) = self.parts.get(info.ordinal) {
+        if let Some(list) = self.kept_parts(info) {
             return Ok(Some(list));
         }
+        // (`wants` refuses a list under MIN_DF.)
         if !self.parts.wants(info.df) {
             return Ok(None);
         }
+        Ok(Some(self.parts.keep(info.ordinal, self.tf_parts_upto(info, u32::MAX)?)))
+    }
+
+    /// The term's (chunk, tf part) pairs decoded now, not kept: its blocks up to the one that passes
+    /// chunk `upto` (`u32::MAX`: the whole list), each part as [`Index::tf_parts`] computes it.
+    pub fn tf_parts_upto(&self, info: &TermInfo, upto: u32) -> Result<Vec<parts::Part>> {
         let (p, norms) = (self.meta.bm25, &self.norms[..]);
         let mut list = Vec::with_capacity(info.df as usize);
         let mut outside = None;
-        self.postings_blocks(info, |docs, tfs| {
+        self.blocks_upto(info, upto, &mut |docs, tfs| {
             if outside.is_none() {
                 outside = parts::push_block(p, norms, docs, tfs, &mut list);
             }
         })?;
-        if let Some(doc) = outside {
-            return Err(parts::outside(doc));
+        match outside {
+            Some(doc) => Err(parts::outside(doc)),
+            None => Ok(list),
         }
-        Ok(Some(self.parts.keep(info.ordinal, list)))
     }
 
     /// The term's kept list if [`Index::tf_parts`] has kept it already (nothing decoded here): a

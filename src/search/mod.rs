@@ -675,12 +675,11 @@ pub fn explain_in<D: AsRef<[u8]> + Clone>(
     chunks: &[u32],
 ) -> Result<Vec<Vec<TermScore>>> {
     let index = lookups.index();
-    let p = index.meta().bm25;
     let mut out: Vec<Vec<TermScore>> = vec![Vec::new(); chunks.len()];
     let Some(&last) = chunks.iter().max() else { return Ok(out) };
     // The chunks in id order, each with its first place in `chunks` (a repeated chunk is explained
-    // at its first place only): the postings, also in id order, are merged with them — one step
-    // per posting instead of a search through `chunks`.
+    // at its first place only): each term's (chunk, part) pairs, also in id order, are searched
+    // for them in one sweep.
     let mut wanted: Vec<(u32, usize)> = Vec::with_capacity(chunks.len());
     for (i, &c) in chunks.iter().enumerate() {
         // Lists are short (evidence, a page of hits): insertion keeps them sorted.
@@ -689,41 +688,23 @@ pub fn explain_in<D: AsRef<[u8]> + Clone>(
             wanted.insert(at, (c, i));
         }
     }
-    let norms = index.length_norms();
     for t in terms {
         let Some(info) = lookups.term(t)? else { continue };
         // The listed chunks' tf parts: from the term's kept list when scoring has kept it (`ask`
-        // explains the chunks its ranking chose), else from its postings up to the last listed
-        // chunk, each part from the tf and the chunk's length norm as the kept lists compute it.
-        // idf × part is `term_score`'s own product: the same bits either way.
-        let mut found: Vec<(usize, f32)> = Vec::new();
-        let mut at = 0;
-        let mut see = |doc: u32, part: f32| {
-            while wanted.get(at).is_some_and(|&(c, _)| c < doc) {
-                at += 1;
-            }
-            if let Some(&(c, i)) = wanted.get(at)
-                && c == doc
-            {
-                found.push((i, part));
-            }
+        // explains the chunks its ranking chose), else decoded up to the last listed chunk. idf ×
+        // part is `term_score`'s own product (the part from the tf and the chunk's length norm):
+        // the same bits. Few chunks are listed (a ranking's top and its evidence): each is found
+        // by a binary search from the one before.
+        let list = match index.kept_parts(&info) {
+            Some(list) => list,
+            None => std::sync::Arc::new(index.tf_parts_upto(&info, last)?),
         };
-        if let Some(list) = index.kept_parts(&info) {
-            list.iter().take_while(|e| e.0 <= last).for_each(|&(doc, part)| see(doc, part));
-        } else {
-            let mut outside = None;
-            index.postings_upto(&info, last, |doc, tf| match norms.get(doc as usize) {
-                Some(&norm) => see(doc, bm25::tf_part(p, tf, norm)),
-                None => {
-                    outside.get_or_insert(doc);
-                }
-            })?;
-            if let Some(doc) = outside {
-                return Err(crate::index::parts::outside(doc));
+        let mut from = 0;
+        for &(c, i) in &wanted {
+            from += list[from..].partition_point(|e| e.0 < c);
+            if let Some(&(_, part)) = list.get(from).filter(|e| e.0 == c) {
+                out[i].push(TermScore { term: t.clone(), score: round4(info.idf * part) });
             }
-        }
-        for (i, part) in found {
-            out[i].push(TermScore { term: t.clone(), score: round4(info.idf * part) });
         }
     }
     Ok(out)
@@ -817,9 +798,18 @@ mod tests {
         top_k(&idx, &terms, 10).unwrap();
         assert!(idx.kept_postings() >= 300, "{}", idx.kept_postings());
         assert_eq!(explain(&idx, &terms, &chunks).unwrap(), got);
+        let mut cut_short = 0;
         for t in &terms {
             let Some(info) = idx.term(t).unwrap() else { continue };
             let Some(list) = idx.kept_parts(&info) else { continue };
+            // Decoding now gives the kept list, and a prefix of it up to a chunk's block.
+            assert_eq!(idx.tf_parts_upto(&info, u32::MAX).unwrap(), *list);
+            let head = idx.tf_parts_upto(&info, 150).unwrap();
+            assert!(
+                list.starts_with(&head)
+                    && head.last().is_some_and(|e| e.0 >= 150 || head.len() == list.len())
+            );
+            cut_short += usize::from(head.len() < list.len());
             let mut tfs = Vec::new();
             idx.postings(&info, |d, f| tfs.push((d, f))).unwrap();
             assert_eq!(list.len(), tfs.len());
@@ -829,6 +819,7 @@ mod tests {
                 assert_eq!((d, (info.idf * part).to_bits()), (d2, want.to_bits()), "{t}");
             }
         }
+        assert!(cut_short > 0);
     }
 
     #[test]
