@@ -296,19 +296,28 @@ struct Judged {
 /// How much of the query a segment of a hit's text holds: the summed contributions of the query
 /// terms that matched the hit (`why`) and occur in the segment as normalised for matching (a term
 /// is a stem, a word or a bigram of the text: a substring test, no analysis per segment).
-/// (The rule as written; [`passage_weights`] computes it for all of a hit's segments at once.)
-#[cfg(test)]
 fn passage_weight(segment: &str, why: &[TermScore]) -> f64 {
     let seg = crate::text::normalize(segment);
     why.iter().filter(|t| !t.term.is_empty() && seg.contains(t.term.as_str())).map(|t| t.score).sum()
 }
 
-/// How much of the query each of `segments` holds (see `passage_weight` in the tests): the same
-/// sums, added in the same order, found with one search a term over the segments' normalised texts
-/// end to end instead of one a term and segment. An occurrence counts for the segment that holds
-/// all of it; after one the search goes on from that segment's end, after one across a boundary
-/// from the next character (so an occurrence overlapping it is not missed).
+/// [`passage_weight`] of each of `segments`. Natively, segment by segment: a short term's
+/// `contains` is a vector search there. In wasm, where every substring search is the Two-Way
+/// searcher set up anew, [`passage_weights_at_once`]: the same sums, in the same order.
 fn passage_weights(segments: &[&str], why: &[TermScore]) -> Vec<f64> {
+    if cfg!(target_arch = "wasm32") {
+        passage_weights_at_once(segments, why)
+    } else {
+        segments.iter().map(|s| passage_weight(s, why)).collect()
+    }
+}
+
+/// [`passage_weight`] of each of `segments` with one search a term over the segments' normalised
+/// texts end to end instead of one a term and segment: the same sums, added in the same order (a
+/// test compares the bits). An occurrence counts for the segment that holds all of it; after one
+/// the search goes on from that segment's end, after one across a boundary from the next
+/// character (so an occurrence overlapping it is not missed).
+fn passage_weights_at_once(segments: &[&str], why: &[TermScore]) -> Vec<f64> {
     let norm: Vec<String> = segments.iter().map(|s| crate::text::normalize(s)).collect();
     let all = norm.concat();
     // What a sum of no terms is (f64's `Sum` starts from −0.0): the same bits as summing.
@@ -1184,12 +1193,12 @@ mod tests {
                 })
                 .collect();
             let each: Vec<u64> = segs.iter().map(|s| passage_weight(s, &why).to_bits()).collect();
-            let all: Vec<u64> = passage_weights(&segs, &why).iter().map(|w| w.to_bits()).collect();
+            let all: Vec<u64> = passage_weights_at_once(&segs, &why).iter().map(|w| w.to_bits()).collect();
             assert_eq!(all, each, "case {case}: {segs:?} {why:?}");
         }
         // An occurrence across a boundary does not hide one inside the next segment.
         let why = [TermScore { term: "aa".into(), score: 1.0 }];
-        assert_eq!(passage_weights(&["xa", "aab"], &why), [-0.0, 1.0]);
+        assert_eq!(passage_weights_at_once(&["xa", "aab"], &why), [-0.0, 1.0]);
     }
 
     #[test]
