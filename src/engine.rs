@@ -301,50 +301,6 @@ fn passage_weight(segment: &str, why: &[TermScore]) -> f64 {
     why.iter().filter(|t| !t.term.is_empty() && seg.contains(t.term.as_str())).map(|t| t.score).sum()
 }
 
-/// [`passage_weight`] of each of `segments`. Natively, segment by segment: a short term's
-/// `contains` is a vector search there. In wasm, where every substring search is the Two-Way
-/// searcher set up anew, [`passage_weights_at_once`]: the same sums, in the same order.
-fn passage_weights(segments: &[&str], why: &[TermScore]) -> Vec<f64> {
-    if cfg!(target_arch = "wasm32") {
-        passage_weights_at_once(segments, why)
-    } else {
-        segments.iter().map(|s| passage_weight(s, why)).collect()
-    }
-}
-
-/// [`passage_weight`] of each of `segments` with one search a term over the segments' normalised
-/// texts end to end instead of one a term and segment: the same sums, added in the same order (a
-/// test compares the bits). An occurrence counts for the segment that holds all of it; after one
-/// the search goes on from that segment's end, after one across a boundary from the next
-/// character (so an occurrence overlapping it is not missed).
-fn passage_weights_at_once(segments: &[&str], why: &[TermScore]) -> Vec<f64> {
-    let norm: Vec<String> = segments.iter().map(|s| crate::text::normalize(s)).collect();
-    let all = norm.concat();
-    // What a sum of no terms is (f64's `Sum` starts from −0.0): the same bits as summing.
-    let mut sums = vec![std::iter::empty::<f64>().sum::<f64>(); norm.len()];
-    for t in why.iter().filter(|t| !t.term.is_empty()) {
-        // Segment `k - 1` ends at byte `end` of `all`; matches come left to right.
-        let (mut from, mut k, mut end) = (0, 0, 0);
-        while let Some(i) = all[from..].find(t.term.as_str()) {
-            let at = from + i;
-            while end <= at {
-                end += norm[k].len();
-                k += 1;
-            }
-            if at + t.term.len() <= end {
-                sums[k - 1] += t.score;
-                from = end;
-            } else {
-                from = at + 1;
-                while !all.is_char_boundary(from) {
-                    from += 1;
-                }
-            }
-        }
-    }
-    sums
-}
-
 /// Refuse `n` index bytes that a copy into memory could not hold, with room for what opening them
 /// allocates besides (an eighth, and a megabyte): checked before the copy (then given back; the
 /// allocator reuses it), since in wasm a failed allocation aborts the module for good. The wasm
@@ -958,7 +914,7 @@ impl Engine {
                 let head = intro.chars().count()
                     + cite.chars().count()
                     + score_line.as_ref().map_or(0, |l| l.chars().count());
-                let weigh = |segments: &[&str]| passage_weights(segments, why);
+                let weigh = |segment: &str| passage_weight(segment, why);
                 // A hit whose every line the session was shown has nothing left to show.
                 let shown_whole = text.trim().is_empty();
                 if shown_whole {
@@ -1166,47 +1122,11 @@ mod tests {
     use crate::text::AnalyzerSettings;
 
     #[test]
-    fn passage_weights_are_each_segments_weight_bit_for_bit() {
-        // Segments of a few characters from a small alphabet (repeats, occurrences across and
-        // overlapping boundaries, capitals and full-width letters that normalise), terms of one to
-        // three characters, some repeated, one empty.
-        let alphabet = ['가', '나', '다', 'a', 'A', 'ａ', ' ', '.', 'b'];
-        let mut seed = 0x2545_f491_u64;
-        let mut next = |n: usize| {
-            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
-            (seed >> 33) as usize % n
-        };
-        for case in 0..2000 {
-            let segs: Vec<String> = (0..1 + next(6))
-                .map(|_| (0..next(5)).map(|_| alphabet[next(alphabet.len())]).collect())
-                .collect();
-            let segs: Vec<&str> = segs.iter().map(String::as_str).collect();
-            let why: Vec<TermScore> = (0..next(5))
-                .map(|i| TermScore {
-                    term: if i == 3 {
-                        String::new()
-                    } else {
-                        let t: String = (0..1 + next(3)).map(|_| alphabet[next(alphabet.len())]).collect();
-                        crate::text::normalize(&t)
-                    },
-                    score: 0.1 + next(1000) as f64 / 7.0,
-                })
-                .collect();
-            let each: Vec<u64> = segs.iter().map(|s| passage_weight(s, &why).to_bits()).collect();
-            let all: Vec<u64> = passage_weights_at_once(&segs, &why).iter().map(|w| w.to_bits()).collect();
-            assert_eq!(all, each, "case {case}: {segs:?} {why:?}");
-        }
-        // An occurrence across a boundary does not hide one inside the next segment.
-        let why = [TermScore { term: "aa".into(), score: 1.0 }];
-        assert_eq!(passage_weights_at_once(&["xa", "aab"], &why), [-0.0, 1.0]);
-    }
-
-    #[test]
     fn a_cut_keeps_the_passage_that_matched() {
         let a = Analyzer::new(AnalyzerSettings::default());
         let term = a.analyze("감리원").into_iter().next().expect("a term").term;
         let why = [TermScore { term, score: 2.0 }];
-        let weigh = |segments: &[&str]| passage_weights(segments, &why);
+        let weigh = |seg: &str| passage_weight(seg, &why);
         let text = format!(
             "{}감리원은 교육을 이수한다. {}",
             "회계 자료를 정리한다. ".repeat(10),
@@ -1217,9 +1137,6 @@ mod tests {
         assert!(cut.starts_with("감리원은 교육을 이수한다.") && cut.chars().count() <= 40, "{cut:?}");
         assert!(cut.contains("결산을 한다."), "{cut:?}");
         assert_eq!(passage_weight("결산을 한다.", &why), 0.0);
-        let segs = budget::segments(&text);
-        let each: Vec<f64> = segs.iter().map(|s| passage_weight(s, &why)).collect();
-        assert_eq!(passage_weights(&segs, &why), each);
         assert_eq!(passage_weight("감리원은 교육을 이수한다.", &why), 2.0);
         // Matching is on the normalised text: full width and case fold.
         let en = [TermScore { term: "thread".into(), score: 1.5 }];

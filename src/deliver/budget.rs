@@ -149,14 +149,14 @@ pub fn window(segments: &[&str], weights: &[f64], max: usize) -> Option<(usize, 
 }
 
 /// The part of `text` that fits in `max` characters: all of it, or its best passage ([`window`]
-/// over its [`segments`], weighed by `weigh`: one weight a segment), trimmed; `None` when not even
-/// one segment fits. The passage is a verbatim slice of `text`.
-pub fn passage<'t>(text: &'t str, max: usize, weigh: &dyn Fn(&[&str]) -> Vec<f64>) -> Option<&'t str> {
+/// over its [`segments`], each weighed by `weigh`), trimmed; `None` when not even one segment fits.
+/// The passage is a verbatim slice of `text`.
+pub fn passage<'t>(text: &'t str, max: usize, weigh: &dyn Fn(&str) -> f64) -> Option<&'t str> {
     if text.chars().count() <= max {
         return Some(text);
     }
     let segments = segments(text);
-    let weights = weigh(&segments);
+    let weights: Vec<f64> = segments.iter().map(|s| weigh(s)).collect();
     let (start, end) = window(&segments, &weights, max)?;
     let from: usize = segments[..start].iter().map(|s| s.len()).sum();
     let to: usize = from + segments[start..end].iter().map(|s| s.len()).sum::<usize>();
@@ -291,22 +291,17 @@ mod tests {
     fn wide_and_lone_whitespace_is_counted_in_characters() {
         // U+3000 and U+00A0 are several bytes each: the window counts characters.
         let t = "가나다라마바.\u{3000}\u{3000}\u{3000}사아자차카타파하.";
-        let none = |segs: &[&str]| vec![0.0; segs.len()];
-        assert_eq!(passage(t, 1, &none), None);
-        assert_eq!(passage(t, 7, &none), Some("가나다라마바."));
+        assert_eq!(passage(t, 1, &|_| 0.0), None);
+        assert_eq!(passage(t, 7, &|_| 0.0), Some("가나다라마바."));
         assert_eq!(window(&["\u{3000}"], &[0.0], 5), Some((0, 1)));
         // A run of only whitespace takes no room (the passage trims it away).
         assert_eq!(window(&["\u{a0}\u{a0}", "가나"], &[0.0, 1.0], 0), Some((0, 1)));
         let lines = "첫째 줄\n\u{a0}\n셋째 줄 내용이 길다";
-        let got = passage(lines, 5, &|segs| {
-            segs.iter().map(|s| if s.contains('셋') { 1.0 } else { 0.0 }).collect()
-        });
+        let got = passage(lines, 5, &|s| if s.contains('셋') { 1.0 } else { 0.0 });
         assert_eq!(got, Some("첫째 줄"));
         for max in 0..40 {
             for t in [t, lines, "\u{3000}\u{3000}", "  \n \n  "] {
-                if let Some(p) =
-                    passage(t, max, &|segs| segs.iter().map(|s| s.chars().count() as f64).collect())
-                {
+                if let Some(p) = passage(t, max, &|s| s.chars().count() as f64) {
                     assert!(p.chars().count() <= max && t.contains(p), "{t:?} {max} → {p:?}");
                 }
             }
