@@ -407,12 +407,6 @@ impl<D: AsRef<[u8]> + Clone> Index<D> {
         self.parts.held()
     }
 
-    /// [`Index::postings`] up to chunk `upto` (see [`postings::decode_upto`]).
-    pub fn postings_upto(&self, info: &TermInfo, upto: u32, f: impl FnMut(u32, u32)) -> Result<()> {
-        let bytes = self.section(SectionId::Postings).get(info.start..info.end).unwrap_or(&[]);
-        postings::decode_upto(bytes, info.df as usize, self.meta.chunks, upto, f)
-    }
-
     /// Length of chunk `id` in terms.
     pub fn doc_len(&self, id: u32) -> Result<u16> {
         let b = self.section(SectionId::DocLens);
