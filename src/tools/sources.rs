@@ -1,11 +1,12 @@
-//! `sources {instance?}`: every source of one or all instances — id, title, kind, date, link,
-//! number of links and chunks, and the locations it has (page range, articles, headings).
+//! `sources {instance?, offset?}`: every source of one or all instances — id, title, kind, date,
+//! link, number of links and chunks, and the locations it has (page range, articles, headings).
+//! A list longer than the output cap comes in pages: `next_offset` says where the next one starts.
 
 use serde::{Deserialize, Serialize};
 
 use super::cap::{Budget, MAX_LIST};
 use crate::engine::Engine;
-use crate::error::Result;
+use crate::error::{Error, Result};
 
 /// Arguments of `sources`.
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
@@ -14,6 +15,10 @@ pub struct Args {
     /// Instance name (default: all).
     #[serde(default)]
     pub instance: Option<String>,
+    /// Sources to skip first, in the listed order (instances as loaded, each one's sources in
+    /// order): the previous page's `next_offset`.
+    #[serde(default)]
+    pub offset: Option<u32>,
 }
 
 /// One source and its locations.
@@ -54,8 +59,10 @@ pub struct Output {
     pub sources: Vec<Entry>,
     /// Whether lists or entries were cut to the output cap.
     pub truncated: bool,
-    /// Sources of the covered instances left out of `sources` by the output cap (0 when none).
+    /// Sources of the covered instances after this page, left out by the output cap (0 when none).
     pub sources_more: usize,
+    /// The `offset` that lists them (`None` when none is left).
+    pub next_offset: Option<usize>,
 }
 
 #[derive(Default)]
@@ -75,19 +82,35 @@ fn push_new(list: &mut Vec<String>, v: &Option<String>) {
     }
 }
 
-/// Run `sources`.
+/// Run `sources`. An `offset` past the last source is an error (the list has no such page).
 pub fn run(engine: &Engine, a: &Args) -> Result<Output> {
+    let names = super::instances(engine, a.instance.as_deref())?;
+    let mut total = 0;
+    for name in &names {
+        total += engine.index(name)?.source_count() as usize;
+    }
+    let offset = a.offset.unwrap_or(0) as usize;
+    if offset > 0 && offset >= total {
+        return Err(Error::invalid(
+            "offset",
+            format!(
+                "{offset} is past the last source: the covered instances have {total} (offsets 0–{})",
+                total - 1
+            ),
+        ));
+    }
     let mut budget = Budget::default();
     let mut out = Vec::new();
-    // Sources of the covered instances, listed or not; once one did not fit, the rest are counted.
-    let (mut total, mut full) = (0, false);
-    for name in super::instances(engine, a.instance.as_deref())? {
+    // Sources seen so far in the listed order; once one did not fit, the rest are left.
+    let (mut at, mut full) = (0, false);
+    for name in names {
         let index = engine.index(&name)?;
-        total += index.source_count() as usize;
-        if full {
+        let count = index.source_count() as usize;
+        if full || at + count <= offset {
+            at += count;
             continue;
         }
-        let mut acc: Vec<Acc> = (0..index.source_count()).map(|_| Acc::default()).collect();
+        let mut acc: Vec<Acc> = (0..count).map(|_| Acc::default()).collect();
         for c in 0..index.chunk_count() {
             let chunk = index.chunk(c)?;
             let Some(s) = acc.get_mut(chunk.source as usize) else { continue };
@@ -99,6 +122,10 @@ pub fn run(engine: &Engine, a: &Args) -> Result<Output> {
             push_new(&mut s.headings, &chunk.location.heading);
         }
         for (n, mut s) in acc.into_iter().enumerate() {
+            at += 1;
+            if at <= offset {
+                continue;
+            }
             let src = index.source_head(n as u32)?;
             let articles_more = s.articles.len().saturating_sub(MAX_LIST);
             let headings_more = s.headings.len().saturating_sub(MAX_LIST);
@@ -135,6 +162,9 @@ pub fn run(engine: &Engine, a: &Args) -> Result<Output> {
             });
         }
     }
-    let sources_more = total - out.len();
-    Ok(Output { sources: out, truncated: budget.truncated, sources_more })
+    // The listed sources are the ones from `offset` on, in order.
+    let listed_to = offset + out.len();
+    let sources_more = total - listed_to;
+    let next_offset = (sources_more > 0).then_some(listed_to);
+    Ok(Output { sources: out, truncated: budget.truncated, sources_more, next_offset })
 }

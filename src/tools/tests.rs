@@ -189,6 +189,7 @@ fn sources_list_locations() {
     assert_eq!((n["pages"].clone(), n["links"].clone()), (json!([3, 4]), json!(1)));
     assert_eq!(ok(&e, "sources", json!({}))["sources"].as_array().unwrap().len(), list.len() + 1);
     assert_eq!(out["sources_more"], 0);
+    assert_eq!(out["next_offset"], json!(null));
     assert_eq!(err(&e, "sources", json!({"instance": 3})).code(), "invalid_argument");
 }
 
@@ -502,4 +503,33 @@ fn sources_left_out_by_the_cap_are_counted() {
     assert!(listed < 300 && all["truncated"] == true, "{listed}");
     // Every source of both instances is either listed or counted.
     assert_eq!(all["sources_more"].as_u64().unwrap() as usize, 300 + x_sources - listed);
+    assert_eq!(all["next_offset"], json!(listed));
+    // Paging with next_offset lists every source once, in order, across both instances.
+    let (mut seen, mut offset) = (Vec::new(), json!(null));
+    loop {
+        let page = ok(&e, "sources", json!({ "offset": offset }));
+        let ids = page["sources"].as_array().unwrap();
+        assert!(!ids.is_empty());
+        seen.extend(ids.iter().map(|s| format!("{}/{}", s["instance"], s["source"])));
+        assert_eq!(page["sources_more"].as_u64().unwrap() as usize, 300 + x_sources - seen.len());
+        offset = page["next_offset"].clone();
+        if offset.is_null() {
+            break;
+        }
+        assert_eq!(offset, json!(seen.len()));
+    }
+    assert_eq!(seen.len(), 300 + x_sources);
+    assert_eq!(seen[0], "\"many\"/\"s0\"");
+    assert_eq!(seen[299], "\"many\"/\"s299\"");
+    assert!(seen[300].starts_with("\"x\"/"));
+    // One instance's own offsets start at 0; an offset past the last source is an error.
+    let x_page = ok(&e, "sources", json!({"instance": "x", "offset": 1}));
+    assert_eq!(x_page["sources"].as_array().unwrap().len(), x_sources - 1);
+    assert_eq!(x_page["next_offset"], json!(null));
+    let past = err(&e, "sources", json!({"instance": "x", "offset": x_sources}));
+    assert_eq!(past.code(), "invalid_argument");
+    assert!(past.to_string().contains(&format!("have {x_sources}")), "{past}");
+    for bad in [json!(-1), json!(1.5), json!("2"), json!(4_294_967_296u64)] {
+        assert_eq!(err(&e, "sources", json!({ "offset": bad })).code(), "invalid_argument");
+    }
 }

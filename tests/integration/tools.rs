@@ -42,7 +42,17 @@ fn subcommands_print_readable_text() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("nearby"));
     let out = groundgate(&["sources", "--index", p], "");
-    assert!(String::from_utf8_lossy(&out.stdout).contains("notice-2026-01"));
+    let all = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(all.contains("notice-2026-01"));
+    // The lists' lengths are shown, never cut: no truncation note on a one-page list.
+    assert!(!all.contains("truncated") && !all.contains("more source"), "{all}");
+    let out = groundgate(&["sources", "--index", p, "--offset", "1"], "");
+    let rest = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(rest.lines().count() + 1, all.lines().count(), "{rest}");
+    assert!(all.ends_with(&*rest), "{all}\n{rest}");
+    let out = groundgate(&["sources", "--index", p, "--offset", "99"], "");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("invalid offset: 99 is past the last source"));
     let out =
         groundgate(&["links", "--index", p, "--instance", "excerpts", "--source", "notice-2026-01"], "");
     assert!(String::from_utf8_lossy(&out.stdout).contains("attachment.pdf"));

@@ -196,14 +196,13 @@ fn human(out: &mut impl Write, name: &str, r: &Value) -> std::io::Result<()> {
         _ => writeln!(out, "{r}")?,
     }
     // `grep` prints its counts above; the others say what was cut.
+    // `sources` shows the lists' lengths, never cut here: only sources left out are news.
     let more = r.get("sources_more").and_then(Value::as_u64).unwrap_or(0);
     if more > 0 {
-        writeln!(
-            out,
-            "({}: a result is capped at 8,000 characters; list one --instance)",
-            count(more as usize, "more source")
-        )?;
-    } else if r.get("truncated").and_then(Value::as_bool) == Some(true) && name != "grep" {
+        let next = r.get("next_offset").and_then(Value::as_u64).unwrap_or(0);
+        writeln!(out, "({}: the next page is --offset {next})", count(more as usize, "more source"))?;
+    } else if r.get("truncated").and_then(Value::as_bool) == Some(true) && !matches!(name, "grep" | "sources")
+    {
         writeln!(out, "(truncated: a result is capped at 8,000 characters; the rest was left out)")?;
     }
     Ok(())
