@@ -466,7 +466,7 @@ fn misplaced_words_are_usage_errors() {
     let other = excerpt_index_file("misplaced2.ggi");
     let (idx, other) = (idx.to_str().expect("path"), other.to_str().expect("path"));
     let line = "{\"id\":1,\"query\":\"주권\",\"text\":\"주권\",\"prompt\":\"주권\"}\n";
-    let cases: [(&[&str], &str); 8] = [
+    let cases: [(&[&str], &str); 16] = [
         // `--index a b`: b is read as a query word (each index needs its own --index).
         (&["search", "--index", idx, other, "주권"], "is an index file, not a word of the query"),
         (&["search", "--index", idx, other, "--jsonl"], "is an index file, not a word of the query"),
@@ -479,6 +479,16 @@ fn misplaced_words_are_usage_errors() {
         // A session no prompt could be asked with: refused before the first, not on every line.
         (&["ask", "--index", idx, "--jsonl", "--session", ""], "invalid session: must be 1–256 bytes"),
         (&["ask", "--index", idx, "--session", &"s".repeat(257)], "invalid session: must be 1–256 bytes"),
+        // A location without its source, a language the rules are not written in, a stray word.
+        (&["read", "--index", idx, "--article", "1"], "--source <SOURCE>"),
+        (&["links", "--index", idx], "--source <SOURCE>"),
+        (&["rules", "--lang", "fr"], "[possible values: ko, en]"),
+        (&["rules", "ko"], "unexpected argument 'ko'"),
+        (&["tools", "x"], "unexpected argument 'x'"),
+        // Every numeric flag of the tools is a u32, as in the npm bin.
+        (&["grep", "--index", idx, "--limit", "4294967296", "주권"], "--limit"),
+        (&["sources", "--index", idx, "--offset", "4294967296"], "--offset"),
+        (&["search", "--index", idx, "--k", "4294967296", "주권"], "--k"),
     ];
     // More input than a pipe holds: the child stops at the usage error without reading it, and the
     // helper sees a broken pipe (a usage error must not depend on who wins that race).

@@ -55,7 +55,7 @@ enum Command {
         index: Vec<PathBuf>,
         /// Results per query (tool: default 5, at most 50; one-index --jsonl: default 10).
         #[arg(long)]
-        k: Option<usize>,
+        k: Option<u32>,
         /// Search only this instance.
         #[arg(long)]
         instance: Option<String>,
@@ -106,6 +106,9 @@ enum Command {
         /// Only this instance.
         #[arg(long)]
         instance: Option<String>,
+        /// Skip this many sources: the next page of a long list (the previous page says where).
+        #[arg(long)]
+        offset: Option<u32>,
     },
     /// Read the text at a location (page, article, heading or chunk) of a source, with its citation.
     Read {
@@ -114,8 +117,8 @@ enum Command {
         /// Instance name.
         #[arg(long)]
         instance: Option<String>,
-        /// Source id.
-        #[arg(long)]
+        /// Source id (each line's own with --jsonl).
+        #[arg(long, required_unless_present = "jsonl")]
         source: Option<String>,
         /// Printed page.
         #[arg(long)]
@@ -140,8 +143,8 @@ enum Command {
         /// Instance name.
         #[arg(long)]
         instance: Option<String>,
-        /// Source id.
-        #[arg(long)]
+        /// Source id (each line's own with --jsonl).
+        #[arg(long, required_unless_present = "jsonl")]
         source: Option<String>,
     },
     /// Serve `{"id","tool","arguments"}` JSON lines on stdin (any tool), one reply line each.
@@ -272,7 +275,7 @@ enum Command {
     /// Print the evidence delivery rules for an agent's instructions.
     Rules {
         /// ko or en.
-        #[arg(long, default_value = "en")]
+        #[arg(long, default_value = "en", value_parser = ["ko", "en"])]
         lang: String,
     },
     /// Print the field report's funnel from `ask --jsonl` output.
@@ -442,12 +445,12 @@ fn main() -> ExitCode {
         Command::Build { manifest, out, quiet, text } => build::run(&manifest, &out, quiet, text.as_deref()),
         Command::Search { index, k, instance, detailed, fuse, fuse_k, jsonl, tool, timings, query } => {
             if jsonl && !tool && index.len() == 1 {
-                search::legacy_jsonl(&index[0], k.unwrap_or(10), timings)
+                search::legacy_jsonl(&index[0], k.map_or(10, |k| k as usize), timings)
             } else {
                 let a = args(vec![
                     ("query", words(query)),
                     ("instance", some(instance)),
-                    ("k", some(k.map(|k| k as u64))),
+                    ("k", some(k)),
                     ("detailed", detailed.then_some(true.into())),
                     ("fuse", (!fuse.is_empty()).then(|| fuse.into())),
                     ("fuse_k", some(fuse_k)),
@@ -464,8 +467,9 @@ fn main() -> ExitCode {
             ]);
             tools::run(Some("grep"), common.common(), a)
         }
-        Command::Sources { common, instance } => {
-            tools::run(Some("sources"), common.common(), args(vec![("instance", some(instance))]))
+        Command::Sources { common, instance, offset } => {
+            let a = args(vec![("instance", some(instance)), ("offset", some(offset))]);
+            tools::run(Some("sources"), common.common(), a)
         }
         Command::Read { common, instance, source, page, article, heading, chunk, around } => {
             let a = args(vec![

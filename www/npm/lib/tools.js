@@ -16,7 +16,8 @@ const common = {
   help: { type: 'boolean', help: 'this text' },
 };
 const str = (help) => ({ type: 'string', help });
-const num = (help) => ({ type: 'string', help, integer: true });
+// Every numeric flag is a u32 natively: the same largest value here.
+const num = (help) => ({ type: 'string', help, integer: true, max: 4294967295 });
 
 /** Each tool command: its summary, extra flags, positional words (joined into one argument). */
 const TOOLS = {
@@ -27,7 +28,7 @@ const TOOLS = {
       instance: str('search only this instance'),
       detailed: { type: 'boolean', help: 'add chunk ids, references (ref), scores and matched terms' },
       fuse: { type: 'string', multiple: true, repeat: true, list: true, value: 'REF', help: 'a ranking of your own to fuse by RRF: chunk references instance:chunk:crc32 (the ref of search --detailed), best first; repeat or separate with commas' },
-      'fuse-k': { ...num('the RRF constant for --fuse (default 60)'), requires: 'fuse', max: 4294967295 },
+      'fuse-k': { ...num('the RRF constant for --fuse (default 60)'), requires: 'fuse' },
       tool: { type: 'boolean', requires: 'jsonl', help: 'with --jsonl: the tool contract even for one index' },
     },
     words: 'query',
@@ -37,7 +38,10 @@ const TOOLS = {
     flags: { instance: str('search only this instance'), limit: num('most matches'), detailed: { type: 'boolean', help: 'add chunk ids and the number of chunks checked' } },
     words: 'text',
   },
-  sources: { summary: 'List the sources of one or more indexes with their locations.', flags: { instance: str('only this instance') } },
+  sources: {
+    summary: 'List the sources of one or more indexes with their locations.',
+    flags: { instance: str('only this instance'), offset: num('skip this many sources: the next page of a long list (the previous page says where)') },
+  },
   read: {
     summary: 'Read the text at a location (page, article, heading or chunk) of a source, with its citation.',
     flags: { instance: str('instance name'), source: str('source id'), page: num('printed page'), article: str('article (제10조 or 10)'), heading: str('heading'), chunk: num('chunk id'), around: num('neighbouring chunks on each side (0–5)') },
@@ -58,6 +62,10 @@ function command(name) {
       missing(t.words, v.jsonl, positional);
     }
     if (v.fuse && v.jsonl) throw new UsageError("the argument '--fuse' cannot be used with '--jsonl'");
+    // A source to read or follow, unless each JSON line names its own (as natively).
+    if ('source' in t.flags && !v.jsonl && v.source === undefined) {
+      throw new UsageError(`the argument '--source' is required for 'groundgate ${name}' (or give each line's source with --jsonl)`);
+    }
     const args = {};
     if (t.words && positional.length) args[t.words] = positional.join(' ');
     for (const [flag, opt] of Object.entries(t.flags)) {
@@ -106,7 +114,9 @@ const definitions = {
   summary: 'Print the tools\' definitions (name, title, description, JSON Schemas, annotations).',
   async run(argv) {
     const spec = { help: { type: 'boolean', help: 'this text' } };
-    if (parse(argv, spec, 'tools').values.help) return process.stdout.write(usage('tools', definitions.summary, spec));
+    const { values, positional } = parse(argv, spec, 'tools');
+    if (values.help) return process.stdout.write(usage('tools', definitions.summary, spec));
+    if (positional.length) throw new UsageError(`unexpected argument '${positional[0]}'`);
     process.stdout.write(JSON.stringify(load.wasm().Engine.toolDefinitions(), null, 2) + '\n');
   },
 };
@@ -173,9 +183,10 @@ function human(name, r) {
     }
   } else out.push(JSON.stringify(r));
   // `grep` prints its counts above; the others say what was cut.
+  // `sources` shows the lists' lengths, never cut here: only sources left out are news.
   const more = Number.isInteger(r.sources_more) ? r.sources_more : 0;
-  if (more > 0) out.push(`(${count(more, 'more source')}: a result is capped at 8,000 characters; list one --instance)`);
-  else if (r.truncated === true && name !== 'grep') {
+  if (more > 0) out.push(`(${count(more, 'more source')}: the next page is --offset ${Number.isInteger(r.next_offset) ? r.next_offset : 0})`);
+  else if (r.truncated === true && name !== 'grep' && name !== 'sources') {
     out.push('(truncated: a result is capped at 8,000 characters; the rest was left out)');
   }
   return out.join('\n') + '\n';
