@@ -35,25 +35,27 @@ use crate::text::Analyzer;
 /// Largest prompt accepted at all, in bytes (a longer one is an error, not a skip).
 pub const MAX_PROMPT_BYTES: usize = 1 << 20;
 
-/// Engine-wide settings. Every number of the field report is here and configurable.
+/// Engine-wide settings. Every number of the field report is here and configurable. Counts are
+/// `u32` on every target, so that a settings file is accepted or refused alike natively and in
+/// wasm (a `usize` there is 32 bits).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Config {
     /// Prompts longer than this many characters are skipped (1,500).
-    pub max_prompt_chars: usize,
+    pub max_prompt_chars: u32,
     /// Prompts with fewer words ([`word_count`]) are skipped (2).
-    pub min_words: usize,
+    pub min_words: u32,
     /// Hits the judges consider per instance (4).
-    pub top_k: usize,
+    pub top_k: u32,
     /// Hits an injecting instance offers its budget, best first (16: the budget curve's best on the
     /// training questions at 3,600 characters, docs/gate-bench.md; each hit cut to its matched
     /// passage when they do not all fit).
-    pub evidence_k: usize,
+    pub evidence_k: u32,
     /// Characters per instance (3,600: the knee of the budget curve on the default instances,
     /// docs/gate-bench.md; the field report started at 1,800).
-    pub instance_budget: usize,
+    pub instance_budget: u32,
     /// Characters for all instances together (3,600).
-    pub total_budget: usize,
+    pub total_budget: u32,
     /// When several instances inject, the total is shared in proportion to each one's relevance
     /// (the judge's probability) to this power (2: on the training questions gold pushed 284 → 291
     /// of 360, the same from 2 to 8; docs/gate-bench.md). 0 shares evenly, as the field report
@@ -102,6 +104,26 @@ impl Config {
             return Err(Error::invalid("config.tag_prefix", "must be non-empty, without spaces"));
         }
         Ok(())
+    }
+}
+
+#[cfg(feature = "ingest")]
+impl Config {
+    /// Settings from a TOML file's text (`ask --config`, natively and in the npm bin), checked as
+    /// [`Engine::new`] checks them. A refusal is one line: where (line and column of the TOML
+    /// text) and what, e.g. `invalid config: line 1, column 1: unknown field `total_budgt`, …`.
+    pub fn from_toml(text: &str) -> Result<Config> {
+        let config: Config = toml::from_str(text).map_err(|e| {
+            let at = e.span().and_then(|s| text.get(..s.start)).map_or(String::new(), |before| {
+                let line = before.matches('\n').count() + 1;
+                let column = before.rsplit('\n').next().unwrap_or("").chars().count() + 1;
+                format!("line {line}, column {column}: ")
+            });
+            let what: Vec<&str> = e.message().lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+            Error::invalid("config", format!("{at}{}", what.join("; ")))
+        })?;
+        config.check()?;
+        Ok(config)
     }
 }
 
@@ -686,13 +708,13 @@ impl Engine {
         let scored = search::rank_in(
             &lookups,
             &weighted,
-            (cfg.top_k.max(cfg.evidence_k) + extra).max(pool),
+            (cfg.top_k.max(cfg.evidence_k) as usize + extra).max(pool),
             GATE_RANKING,
         )?;
         // The judges see the top `top_k` as found (their scores before source weights); the
         // evidence takes up to `evidence_k`, skipping chunks this session has seen.
         let top: Vec<Scored> =
-            scored.iter().take(cfg.top_k).map(|s| search::unweighted(&inst.index, *s)).collect();
+            scored.iter().take(cfg.top_k as usize).map(|s| search::unweighted(&inst.index, *s)).collect();
         // With a rerank, each candidate's explanation line (shown in the detailed format).
         #[cfg_attr(not(feature = "rerank"), allow(unused_mut))]
         let mut rerank_lines: Vec<(u32, String)> = Vec::new();
@@ -716,7 +738,7 @@ impl Engine {
                 .is_some_and(|sid| self.sessions.seen(sid, &inst.name, s.chunk, now, cfg.dedup_window_ms));
             if seen {
                 log.dedup_skipped.push(s.chunk);
-            } else if chosen.len() < cfg.evidence_k {
+            } else if chosen.len() < cfg.evidence_k as usize {
                 chosen.push(*s);
             }
         }
@@ -861,7 +883,12 @@ impl Engine {
                 budget::power_weight(p, cfg.share_power)
             })
             .collect();
-        let budgets = budget::allocate_weighted(&demands, &weights, cfg.instance_budget, cfg.total_budget);
+        let budgets = budget::allocate_weighted(
+            &demands,
+            &weights,
+            cfg.instance_budget as usize,
+            cfg.total_budget as usize,
+        );
         let mut evidence = Vec::new();
         let mut items: Vec<String> = Vec::new();
         let mut shown: Vec<(String, u32)> = Vec::new();
@@ -983,8 +1010,12 @@ impl Engine {
     }
 
     /// Decide and deliver evidence for `prompt` (the steps in the module docs).
+    /// Without an instance there is nothing to judge the prompt against: an error, never a skip.
     pub fn ask(&mut self, prompt: &str, opts: &AskOptions) -> Result<Answer> {
         check_prompt(prompt, opts)?;
+        if self.instances.is_empty() {
+            return Err(Error::invalid("instance", "no instance is loaded"));
+        }
         if let Some(r) = &opts.rerank {
             r.check()?;
             for x in &r.ranking {
@@ -1007,9 +1038,9 @@ impl Engine {
             elapsed_ms: 0,
         };
         // Step 3: the prompt gate.
-        let skip_all = if prompt_chars > self.config.max_prompt_chars {
+        let skip_all = if prompt_chars > self.config.max_prompt_chars as usize {
             Some((Outcome::TooLong, "too_long"))
-        } else if words < self.config.min_words {
+        } else if words < self.config.min_words as usize {
             Some((Outcome::TooFewWords, "too_few_words"))
         } else if crate::gate::small_talk::is_small_talk(&query) {
             Some((Outcome::SmallTalk, "small_talk"))
@@ -1141,6 +1172,45 @@ mod tests {
         // Matching is on the normalised text: full width and case fold.
         let en = [TermScore { term: "thread".into(), score: 1.5 }];
         assert_eq!(passage_weight("Ｔｈｒｅａｄｓ run.", &en), 1.5);
+    }
+
+    #[test]
+    fn asking_an_engine_without_instances_is_an_error() {
+        let mut e = Engine::new(Config::default()).expect("engine");
+        let err = e.ask("대통령의 임기는 몇 년인가요?", &AskOptions::default()).expect_err("no instance");
+        assert_eq!(
+            (err.code(), err.to_string()),
+            ("invalid_argument", "invalid instance: no instance is loaded".into())
+        );
+    }
+
+    #[cfg(feature = "ingest")]
+    #[test]
+    fn a_settings_file_is_read_or_refused_in_one_line() {
+        let c = Config::from_toml("top_k = 6\ntag_prefix = \"@\"\n").expect("settings");
+        assert_eq!((c.top_k, c.tag_prefix.as_str(), c.total_budget), (6, "@", 3_600));
+        for (text, want) in [
+            (
+                "total_budgt = 1",
+                "invalid config: line 1, column 1: unknown field `total_budgt`, expected one of",
+            ),
+            // The same refusal on every target: counts are u32 (a usize is 32 bits in wasm).
+            (
+                "min_words = 4294967296",
+                "invalid config: line 1, column 13: invalid value: integer `4294967296`, expected u32",
+            ),
+            (
+                "top_k = 4\nmin_words = \"x\"",
+                "invalid config: line 2, column 13: invalid type: string \"x\", expected u32",
+            ),
+            ("top_k = [\n", "invalid config: line 2, column 1: invalid array; expected `]`"),
+            ("top_k = 0", "invalid config.top_k: 0; must be 1..=50"),
+            // Columns count characters, not bytes.
+            ("tag_prefix = \"가나\" top_k = 1", "invalid config: line 1, column 19: "),
+        ] {
+            let e = Config::from_toml(text).expect_err(text).to_string();
+            assert!(e.starts_with(want) && !e.contains('\n'), "{text:?}: {e}");
+        }
     }
 
     #[test]

@@ -205,13 +205,13 @@ pub fn check_out(
     crate::ingest::check_out(&out, existing).map_err(js_error)
 }
 
-/// A TOML document as JSON text (for engine settings files, read by the same TOML crate as natively).
-#[wasm_bindgen(js_name = tomlToJson)]
-pub fn toml_to_json(
+/// Engine settings from a TOML file's text, checked, as JSON text for `new Engine(…)`: the same
+/// reading and the same one-line errors as the native CLI's `ask --config` (`Config::from_toml`).
+#[wasm_bindgen(js_name = configFromToml)]
+pub fn config_from_toml(
     #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
 ) -> Result<String, JsValue> {
     let text = text.as_string().ok_or_else(|| js_error(Error::invalid("text", "must be a string (TOML)")))?;
-    let value: toml::Value =
-        toml::from_str(&text).map_err(|e| js_error(Error::invalid("config", e.to_string())))?;
-    serde_json::to_string(&value).map_err(|e| js_error(Error::invalid("config", e.to_string())))
+    let config = crate::engine::Config::from_toml(&text).map_err(js_error)?;
+    serde_json::to_string(&config).map_err(|e| js_error(Error::invalid("config", e.to_string())))
 }

@@ -100,11 +100,13 @@ pub fn collect(instances: &[(String, Vec<u8>)], config: &Config, labels: &[Label
             let ranking = crate::engine::GATE_RANKING;
             let terms = crate::search::weighted_terms(index, &label.prompt, ranking);
             let mut cites = Vec::new();
-            for s in crate::search::rank(index, &terms, config.top_k.max(config.evidence_k), ranking)? {
+            for s in
+                crate::search::rank(index, &terms, config.top_k.max(config.evidence_k) as usize, ranking)?
+            {
                 cites.push(crate::search::hit(index, 0, s)?.cite);
             }
-            gold_in_top = label.hit(cites.iter().take(config.top_k));
-            gold_in_offered = label.hit(cites.iter().take(config.evidence_k.max(1)));
+            gold_in_top = label.hit(cites.iter().take(config.top_k as usize));
+            gold_in_offered = label.hit(cites.iter().take(config.evidence_k.max(1) as usize));
         }
         rows.push(Row {
             label: label.clone(),

@@ -60,11 +60,14 @@ pub fn curve(
             if budget == 0 {
                 return Err(Error::invalid("budgets", "a budget must be at least 1 character"));
             }
+            let too_large = |what| Error::invalid(what, "at most 4,294,967,295");
+            let chars = u32::try_from(budget).map_err(|_| too_large("budgets"))?;
+            let k = u32::try_from(top_k).map_err(|_| too_large("tops"))?;
             let config = Config {
-                instance_budget: budget,
-                total_budget: budget,
-                top_k,
-                evidence_k: top_k,
+                instance_budget: chars,
+                total_budget: chars,
+                top_k: k,
+                evidence_k: k,
                 ..Config::default()
             };
             let mut engine = Engine::new(config)?;

@@ -312,15 +312,15 @@ fn budgets(a: &groundgate::Answer) -> Vec<usize> {
 
 fn check_budget_invariants(a: &groundgate::Answer, c: &Config) {
     let total: usize = a.evidence.iter().map(|e| e.chars).sum();
-    assert!(total <= c.total_budget, "{total} > {}", c.total_budget);
+    assert!(total <= (c.total_budget as usize), "{total} > {}", (c.total_budget as usize));
     assert_eq!(total, a.log.injected_chars);
     for l in &a.log.instances {
         let used: usize = a.evidence.iter().filter(|e| e.instance == l.instance).map(|e| e.chars).sum();
         assert_eq!(used, l.chars);
         assert!(used <= l.budget || used == 0, "{} used {used} of {}", l.instance, l.budget);
-        assert!(l.budget <= c.instance_budget);
+        assert!(l.budget <= (c.instance_budget as usize));
     }
-    assert!(a.log.instances.iter().map(|l| l.budget).sum::<usize>() <= c.total_budget);
+    assert!(a.log.instances.iter().map(|l| l.budget).sum::<usize>() <= (c.total_budget as usize));
     if !a.context.is_empty() {
         let body = a.context.chars().count()
             - OPEN.chars().count()
@@ -372,7 +372,10 @@ fn check_source_lines(a: &groundgate::Answer) {
 #[test]
 fn one_instance_gets_the_default_3600_from_up_to_16_hits() {
     let c = Config::default();
-    assert_eq!((c.top_k, c.evidence_k, c.instance_budget, c.total_budget), (4, 16, 3_600, 3_600));
+    assert_eq!(
+        (c.top_k, c.evidence_k, (c.instance_budget as usize), (c.total_budget as usize)),
+        (4, 16, 3_600, 3_600)
+    );
     let mut e = engine_with(&[("a", instance("a", 12, 440))], c.clone());
     let a = ask(&mut e, Q);
     check_budget_invariants(&a, &c);
@@ -572,7 +575,7 @@ fn shared_budget_redistributes_across_two_three_and_four_instances() {
         let mut e = engine_with(&inst, c.clone());
         let a = ask(&mut e, Q);
         check_budget_invariants(&a, &c);
-        let even = (c.total_budget / n).min(c.instance_budget);
+        let even = ((c.total_budget as usize) / n).min(c.instance_budget as usize);
         assert_eq!(budgets(&a), vec![even; n], "{n} instances");
         assert_eq!(a.log.answered, n);
     }
@@ -584,7 +587,7 @@ fn shared_budget_redistributes_across_two_three_and_four_instances() {
     let b = budgets(&a);
     let short = a.log.instances[0].chars;
     assert!(short < 300, "{short}");
-    assert_eq!(b[1] + b[2], c.total_budget - b[0], "{b:?}");
+    assert_eq!(b[1] + b[2], (c.total_budget as usize) - b[0], "{b:?}");
     assert!(b[1].abs_diff(b[2]) <= 1, "{b:?}");
     assert!(b[1] > 1_200, "the long ones got the short one's leftovers: {b:?}");
 }
@@ -625,11 +628,11 @@ fn the_shared_budget_follows_relevance() {
     assert_eq!(b.len(), 2, "both inject (thresholds 0): {:?}", a.log.instances);
     assert!(p[0] > p[1], "{p:?}");
     assert!(
-        b[0] > b[1] && b[0] + b[1] <= c.total_budget,
+        b[0] > b[1] && b[0] + b[1] <= (c.total_budget as usize),
         "the more relevant gets more room: {b:?} for {p:?}"
     );
     // Shares in proportion to relevance²: the weak one's budget is its share of the total.
-    let want = (c.total_budget as f64 * p[1] * p[1] / (p[0] * p[0] + p[1] * p[1])) as usize;
+    let want = ((c.total_budget as usize) as f64 * p[1] * p[1] / (p[0] * p[0] + p[1] * p[1])) as usize;
     assert!(b[1].abs_diff(want) <= 1, "{b:?} {p:?}: want {want}");
     // share_power 0: even, as the field report split it.
     let even = Config { share_power: 0, ..Config::default() };
@@ -639,7 +642,7 @@ fn the_shared_budget_follows_relevance() {
     // Half each, or the weak one's whole demand (what it leaves goes to the other).
     let weak_used = a.log.instances[1].chars;
     assert!(e[1] > b[1] && (e[1] == 1_800 || weak_used <= e[1]), "{e:?} (weak used {weak_used})");
-    assert_eq!(e[0], (c.total_budget - e[1]).min(c.instance_budget), "{e:?}");
+    assert_eq!(e[0], ((c.total_budget as usize) - e[1]).min(c.instance_budget as usize), "{e:?}");
     // A forced instance counts as certain: forced, both share as evenly.
     let a = ask(&mut engine_with(&inst, c.clone()), &format!("#strong #weak {Q}"));
     assert_eq!(budgets(&a), e);
@@ -787,9 +790,9 @@ fn budgets_are_never_exceeded_property() {
     for round in 0..2_500 {
         let r = next();
         let c = Config {
-            instance_budget: 100 + (r % 2_000) as usize,
-            total_budget: 100 + ((r >> 16) % 4_000) as usize,
-            top_k: 1 + ((r >> 32) % 8) as usize,
+            instance_budget: 100 + (r % 2_000) as u32,
+            total_budget: 100 + ((r >> 16) % 4_000) as u32,
+            top_k: 1 + ((r >> 32) % 8) as u32,
             ..Config::default()
         };
         let mut e = Engine::new(c.clone()).expect("engine");

@@ -188,7 +188,7 @@ fn ask_reorders_evidence_and_refuses_bad_references() {
         "{line}"
     );
     assert!(a.context.contains(line), "{}", a.context);
-    assert!(a.evidence.iter().map(|x| x.chars).sum::<usize>() <= Config::default().instance_budget);
+    assert!(a.evidence.iter().map(|x| x.chars).sum::<usize>() <= Config::default().instance_budget as usize);
     let short = e.ask(prompt, &AskOptions { rerank: Some(r), ..Default::default() }).expect("ask");
     assert!(short.evidence.iter().all(|x| x.rerank.is_none()) && !short.context.contains("rerank:"));
     assert!(!serde_json::to_string(&plain).unwrap().contains("\"rerank\""));

@@ -236,14 +236,18 @@ test('index bytes that throw when read (a Proxy, a transferred buffer, a subclas
     ['buildIndex(42)', () => indexer.buildIndex(42, files)],
     ['buildIndex text 42', () => indexer.buildIndex('m.toml', files, 42)],
     ['buildIndex progress 42', () => indexer.buildIndex('m.toml', files, undefined, 42)],
-    ['tomlToJson(42)', () => indexer.tomlToJson(42)],
-    ['tomlToJson()', () => indexer.tomlToJson()],
+    ['configFromToml(42)', () => indexer.configFromToml(42)],
+    ['configFromToml()', () => indexer.configFromToml()],
+    ['configFromToml unknown key', () => indexer.configFromToml('total_budgt = 1')],
+    ['configFromToml 2^32', () => indexer.configFromToml('min_words = 4294967296')],
   ]) {
     assert.throws(call, (e) => !(e instanceof WebAssembly.RuntimeError) && e.code === 'invalid_argument', what);
   }
   const proxied = { kind: (p) => (p.endsWith('.toml') ? 'file' : 'other'), list: () => [], read: () => new Proxy(new Uint8Array(1), {}) };
   assert.throws(() => indexer.buildIndex('m.toml', proxied), (e) => e.code === 'input' && /read\(\) did not return bytes/.test(e.message));
-  assert.equal(indexer.tomlToJson('a = 1'), '{"a":1}');
+  assert.equal(JSON.parse(indexer.configFromToml('top_k = 5')).top_k, 5);
+  assert.throws(() => indexer.configFromToml('top_k = 4\nmin_words = "x"'),
+    (e) => e.message === 'invalid config: line 2, column 13: invalid type: string "x", expected u32');
 });
 
 function describe(v) {

@@ -259,8 +259,16 @@ test('bin: the tool subcommands (search, grep, sources, read, links, tool, tools
     ['search', '--index', fixture, '--index', 'copy.ggi', '주권'],
     ['ask', '--index', fixture, '--now', '0', '--', '대한민국의 주권은 누구에게 있나요?'],
     ['ask', '--index', fixture, '--now', '0', '--config', 'engine.toml', '--format', 'detailed', '--jsonl'],
+    ['sources', '--index', fixture, '--offset', '1'],
+    ['sources', '--index', fixture, '--offset', '99'],
   ];
   writeFileSync(path.join(scratch, 'engine.toml'), 'top_k = 2\ntotal_budget = 600\n');
+  // Settings files refused alike: one line naming the file, the TOML line and column, and the fault.
+  for (const [file, text] of [['typo.toml', 'total_budgt = 1000\n'], ['huge.toml', 'min_words = 4294967296\n'],
+    ['type.toml', 'top_k = 4\nmin_words = "x"\n'], ['open.toml', 'top_k = [\n'], ['zero.toml', 'top_k = 0\n']]) {
+    writeFileSync(path.join(scratch, file), text);
+    runs.push(['ask', '--index', fixture, '--now', '0', '--config', file, '--', '대한민국의 주권은 누구에게 있나요?']);
+  }
   writeFileSync(path.join(scratch, 'copy.ggi'), readFileSync(fixture));
   // RRF with a ranking of the caller's: references as `search --detailed` gives them.
   const found = JSON.parse(run(cli, ['search', '--index', fixture, '--jsonl', '--tool'], { input: '{"id":1,"query":"국민 주권","detailed":true}\n' }).stdout);
@@ -422,6 +430,13 @@ test('bin: bad input is a message and an exit code, never a stack trace', () => 
     [['ask', '--index', fixture], 1, /^groundgate: no prompt: give one after --, or one a line on stdin\n$/],
     [['search', '--index', fixture], 2, /no query: give its words after the options/],
     [['grep', '--index', fixture], 2, /no text: give its words after the options/],
+    // Stray words, an unknown language, a location without its source: usage errors, as natively.
+    [['rules', 'ko'], 2, /unexpected argument 'ko'/],
+    [['rules', '--lang', 'fr'], 2, /one of ko, en/],
+    [['tools', 'x'], 2, /unexpected argument 'x'/],
+    [['read', '--index', fixture, '--article', '1'], 2, /the argument '--source' is required/],
+    [['links', '--index', fixture], 2, /the argument '--source' is required/],
+    [['grep', '--index', fixture, '--limit', '4294967296', '주권'], 2, /--limit: a non-negative integer up to 4294967295/],
   ];
   for (const [args, code, pattern] of cases) {
     const r = run(bin, args, { input: '' });

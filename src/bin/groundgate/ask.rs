@@ -30,7 +30,7 @@ pub fn engine(
     let config: Config = match config {
         Some(p) => {
             let text = crate::files::read_text(p)?;
-            toml::from_str(&text).map_err(|e| format!("{}: {e}", p.display()))?
+            Config::from_toml(&text).map_err(|e| format!("{}: {e}", p.display()))?
         }
         None => Config::default(),
     };

@@ -24,7 +24,7 @@ function readConfig(file) {
   const text = load.readFile(file).toString('utf8');
   const indexer = require('./indexer');
   try {
-    return JSON.parse(indexer.module().tomlToJson(text));
+    return JSON.parse(indexer.module().configFromToml(text));
   } catch (e) {
     throw load.withFile(file, e);
   }
