@@ -116,6 +116,18 @@ impl Error {
     }
 }
 
+/// A serde_json error's message without its " at line L column C": where the caller's JSON text
+/// put the culprit depends on how that text was spaced (or, from JS, on `JSON.stringify`).
+#[cfg(any(feature = "tools", feature = "wasm"))]
+pub(crate) fn json_message(e: &serde_json::Error) -> String {
+    let mut msg = e.to_string();
+    let tail = format!(" at line {} column {}", e.line(), e.column());
+    if let Some(kept) = msg.strip_suffix(&tail).map(str::len) {
+        msg.truncate(kept);
+    }
+    msg
+}
+
 /// An operating-system error as every face words it: the system's message with a lower-case first
 /// letter and without Rust's " (os error N)" — "no such file or directory", as the npm bin words
 /// Node's (`systemMessage` in www/npm/lib/load.js).

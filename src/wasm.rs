@@ -62,11 +62,12 @@ export interface Evidence extends Citation {
 }
 /** A pull's next step: a call of a pull tool with its arguments. */
 export interface ToolCall { tool: "search" | "read" | "grep" | "sources" | "links"; arguments: Record<string, unknown> }
-/** The gate's features for one (prompt, instance) pair. */
+/** The gate's features for one (prompt, instance) pair (`gate::features::NAMES`, in order). */
 export interface Features {
   norm_top: number; coverage: number; coverage_top1: number; log_top: number; margin: number;
   same_source: number; unknown_share: number; anchor: number; log_words: number; agreement: number;
-  specificity: number; specificity_max: number;
+  specificity: number; specificity_max: number; specificity_hit: number; specificity_first: number;
+  everyday: number; coverage_specific: number; creation: number; phrasing: number; article_ask: number;
 }
 /** Both judges' values for one instance. */
 export interface Judgement {
@@ -117,7 +118,8 @@ export interface SearchArgs {
   fuse?: string[]; fuse_k?: number;
 }
 export interface GrepArgs { text: string; instance?: string; limit?: number; detailed?: boolean }
-export interface SourcesArgs { instance?: string }
+/** `offset`: sources to skip (the previous result's `next_offset`), to page through a long list. */
+export interface SourcesArgs { instance?: string; offset?: number }
 export interface ReadArgs {
   instance?: string; source: string; page?: number; article?: string | number; heading?: string;
   chunk?: number; around?: number;
@@ -135,7 +137,8 @@ export interface SourceEntry {
   links: number; chunks: number; pages: [number, number] | null; articles: string[]; articles_more: number;
   headings: string[]; headings_more: number;
 }
-export interface SourcesResult { sources: SourceEntry[]; truncated: boolean }
+/** `sources_more`: sources after this page (0 when none); `next_offset`: the offset that lists them. */
+export interface SourcesResult { sources: SourceEntry[]; truncated: boolean; sources_more: number; next_offset: number | null }
 export interface ReadPart { chunk: number; page: number | null; article: string | null; section: string | null; heading: string | null; text: string }
 export interface ReadResult extends Citation {
   instance: string; text: string; chunks: number[]; before: ReadPart[]; after: ReadPart[]; truncated: boolean;
@@ -356,7 +359,8 @@ fn from_js<T: serde::de::DeserializeOwned + Default>(
     match object_json(&value, what)? {
         None => Ok(T::default()),
         // Through JSON, so that serde's checks (unknown fields, types) apply exactly as natively.
-        Some(json) => serde_json::from_str(&json).map_err(|e| js_error(Error::invalid(what, e.to_string()))),
+        Some(json) => serde_json::from_str(&json)
+            .map_err(|e| js_error(Error::invalid(what, crate::error::json_message(&e)))),
     }
 }
 
@@ -485,10 +489,10 @@ impl WasmEngine {
         }
         // Milliseconds since the epoch, as `Date.now()` gives them: finite, ≥ 0, exact in an f64.
         let t = ms.as_f64().ok_or_else(|| js_error(Error::invalid("ms", "must be a number or undefined")))?;
-        if !(0.0..=9_007_199_254_740_991.0).contains(&t) {
+        if !(0.0..=9_007_199_254_740_991.0).contains(&t) || t.fract() != 0.0 {
             return Err(js_error(Error::invalid(
                 "ms",
-                format!("{}: must be 0..=2⁵³−1 milliseconds", Decimal(t)),
+                format!("{}: must be a whole number 0..=2⁵³−1 of milliseconds", Decimal(t)),
             )));
         }
         self.engine.set_clock(Box::new(FixedClock(t as u64)));
@@ -908,11 +912,13 @@ impl WasmIndex {
         #[wasm_bindgen(unchecked_param_type = "number")] k: JsValue,
     ) -> JsValue {
         let k = count_or(&k, "k");
-        js_string(&match (line_args(&line, &n, JsValue::UNDEFINED), k) {
-            (Ok((line, n, _)), Ok(k)) => {
-                protocol::line_reply(&line, n, |id, body| protocol::hits_reply(&self.index, id, &body, k))
-            }
-            (Err(e), _) | (_, Err(e)) => protocol::error_reply("null", &e),
+        js_string(&match line_args(&line, &n, JsValue::UNDEFINED) {
+            // A bad `k` is this line's error, under the line's own id.
+            Ok((line, n, _)) => protocol::line_reply(&line, n, |id, body| match k {
+                Ok(k) => protocol::hits_reply(&self.index, id, &body, k),
+                Err(e) => protocol::error_reply(id, &e),
+            }),
+            Err(e) => protocol::error_reply("null", &e),
         })
     }
 }

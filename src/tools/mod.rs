@@ -63,9 +63,8 @@ pub(crate) fn parse<T: DeserializeOwned>(tool: &str, args: &str) -> Result<T> {
         return Err(Error::invalid("arguments", format!("{tool}: expected a JSON object")));
     }
     serde_json::from_str(text).map_err(|e| {
-        let msg = e.to_string();
-        let tail = format!(" at line {} column {}", e.line(), e.column());
-        let msg = msg.strip_suffix(&tail).unwrap_or(&msg);
+        let msg = crate::error::json_message(&e);
+        let msg = msg.as_str();
         match culprit::<T>(text, msg) {
             Some((field, msg)) => Error::invalid("arguments", format!("{tool}: {field}: {msg}")),
             None => Error::invalid("arguments", format!("{tool}: {msg}")),
@@ -93,9 +92,7 @@ fn culprit<T: DeserializeOwned>(text: &str, msg: &str) -> Option<(String, String
             .map(|(k, v)| format!("{}:{}", serde_json::to_string(k).unwrap_or_default(), v.get()))
             .collect();
         let e = serde_json::from_str::<T>(&format!("{{{}}}", kept.join(","))).err()?;
-        let m = e.to_string();
-        let tail = format!(" at line {} column {}", e.line(), e.column());
-        Some(m.strip_suffix(&tail).unwrap_or(&m).to_string())
+        Some(crate::error::json_message(&e))
     };
     let all = error_without(None).filter(|m| type_error(m))?;
     let key = fields.keys().find(|k| error_without(Some(k)).as_ref() != Some(&all))?;
