@@ -77,7 +77,9 @@ test('push: exactly the evidence block ask gives, then one line of the delivery 
 test('a state directory it cannot make or write: the evidence still comes, without dedup, and a warning', async () => {
   const file = path.join(dir, 'a-file');
   fs.writeFileSync(file, '');
-  for (const state of [path.join(file, 'state'), file]) {
+  // Under /proc nothing can be made (Node's recursive mkdir looped there for ever).
+  const unmakeable = process.platform === 'linux' ? [path.join('/proc', `gg-${process.pid}`, 'state')] : [];
+  for (const state of [path.join(file, 'state'), file, ...unmakeable]) {
     const r = await hook(DOMAIN, { session: 'no-state', state });
     assert.ok(contextOf(r).startsWith(ask(DOMAIN).context), r.stdout.slice(0, 200));
     assert.match(r.stderr, /groundgate hook: cannot use the state directory .*going on without dedup/);
@@ -130,7 +132,8 @@ test('bad stdin, bad flags and bad index files: exit 0, a message on stderr, no 
   const bad = path.join(dir, 'bad.ggi');
   fs.writeFileSync(bad, 'not an index');
   const input = JSON.stringify({ prompt: DOMAIN, session_id: 's' });
-  for (const args of [['--index', bad], ['--index', path.join(dir, 'missing.ggi')], [], ['--index', INDEXES[0], '--bogus']]) {
+  const longName = ['--index', INDEXES[0], '--server', 'g'.repeat(5000)];
+  for (const args of [['--index', bad], ['--index', path.join(dir, 'missing.ggi')], [], ['--index', INDEXES[0], '--bogus'], longName, ['--index', INDEXES[0], '--server', 'my server']]) {
     const r = await run(process.execPath, [BIN, 'hook', 'claude-code', ...args], { input });
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stdout, '');
@@ -232,6 +235,11 @@ test('never more than 10,000 characters: an oversized push becomes the pull inst
   assert.ok(ctx.length <= h.MAX_CONTEXT_CHARS);
   assert.ok(!ctx.includes('<groundgate-evidence>'));
   assert.match(ctx, /mcp__groundgate__search/);
+  // A pull instruction over the cap is cut at a line: every call it keeps can be made.
+  const longCalls = { route: 'pull', kind: 'question', hints: Array.from({ length: 4 }, () => ({ tool: 'grep', arguments: { text: '가'.repeat(3000) } })) };
+  const cut = h.contextFor(longCalls, DOMAIN, 'groundgate');
+  assert.ok(cut.length <= h.MAX_CONTEXT_CHARS && cut.length > 0, String(cut.length));
+  for (const line of cut.split('\n').filter((l) => l.startsWith('- '))) JSON.parse(line.slice(line.indexOf('{')));
   const fits = { ...answer, context: `<groundgate-evidence>\n${'가'.repeat(9000)}\n</groundgate-evidence>\n` };
   assert.ok(h.contextFor(fits, DOMAIN, 'groundgate').startsWith(fits.context));
   // Hints are tool calls, used as they are; at most four, keeping a read; none → search the prompt.

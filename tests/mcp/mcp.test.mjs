@@ -238,6 +238,7 @@ test('the REBEL rerank prompt: built by the library over the search results, bad
     [{ query: '기술료', lang: 'fr' }, /fr/],
     [{ query: '기술료', instance: 'nope' }, /nope/],
     [{ query: 'zzzqqq' }, /nothing to rerank/],
+    [{ query: '기술료', criteria_reply: 'x' }, /prompt "rebel" has no argument "criteria_reply"; its arguments are query, instance, k, lang/],
   ]) {
     await assert.rejects(client.getPrompt({ name: 'rebel', arguments: args }), says, JSON.stringify(args));
   }

@@ -99,7 +99,10 @@ function contextFor(answer, prompt, server) {
   }
   if (answer.route === 'push' || answer.route === 'pull') {
     const text = pullInstruction(answer, prompt, server);
-    return text.length <= MAX_CONTEXT_CHARS ? text : text.slice(0, MAX_CONTEXT_CHARS);
+    if (text.length <= MAX_CONTEXT_CHARS) return text;
+    // Whole lines only: a call cut inside its tool name or arguments could not be made.
+    const end = text.lastIndexOf('\n', MAX_CONTEXT_CHARS);
+    return end > 0 ? text.slice(0, end) : '';
   }
   return '';
 }

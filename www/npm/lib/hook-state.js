@@ -101,9 +101,25 @@ function sweep(dir, now = Date.now()) {
  * then holds for it. `warn(message)` is told about anything that degrades dedup (no lock, an
  * unreadable file); the prompt always goes on.
  */
+/**
+ * Create `dir` and any missing parents. Not `mkdirSync`'s `recursive`: under /proc (Node 20) it
+ * loops for ever on a directory that cannot be made, and a hook must always end.
+ */
+function makeDir(dir) {
+  try {
+    fs.mkdirSync(dir, { mode: 0o700 });
+  } catch (e) {
+    if (e.code === 'EEXIST' && fs.statSync(dir).isDirectory()) return;
+    const parent = path.dirname(dir);
+    if (e.code !== 'ENOENT' || parent === dir) throw e;
+    makeDir(parent);
+    fs.mkdirSync(dir, { mode: 0o700 });
+  }
+}
+
 function withSession(engine, dir, session, fn, warn) {
   try {
-    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    makeDir(dir);
   } catch (e) {
     warn(`cannot use the state directory ${dir}: ${e.message}; going on without dedup`);
     return fn();

@@ -11,10 +11,11 @@ const spec = {
   state: { type: 'string', help: 'session dedup state directory [default: OS temp dir/groundgate-claude-code]' },
   log: { type: 'string', help: 'append each decision log line to this file (for groundgate stats)' },
   format: { type: 'string', choices: ['short', 'detailed'], default: 'short', help: 'context format' },
-  server: { type: 'string', default: 'groundgate', help: 'the MCP server name the pull instruction names' },
+  server: { type: 'string', default: 'groundgate', help: 'the MCP server name the pull instruction names (1–64 letters, digits, _ or -)' },
   help: { type: 'boolean', help: 'this text' },
 };
 const hosts = { 'claude-code': () => require('./hook-claude-code') };
+const SERVER_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
 async function run(argv) {
   const [host, ...rest] = argv;
@@ -41,6 +42,13 @@ async function run(argv) {
   }
   if (a.help) {
     process.stdout.write(usage(`hook ${host}`, summary, spec));
+    return 0;
+  }
+  // The name goes into every tool name the pull instruction gives (mcp__NAME__search): a name
+  // Claude Code gives a server, never text that could swell the output past its cap.
+  if (!SERVER_NAME.test(a.server)) {
+    const shown = a.server.length > 64 ? `${a.server.slice(0, 64)}…` : a.server;
+    process.stderr.write(`groundgate hook ${host}: invalid --server '${shown}': an MCP server name is 1–64 letters, digits, _ or -; the prompt goes on without groundgate\n`);
     return 0;
   }
   return hosts[host]().run(a);

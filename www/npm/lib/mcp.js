@@ -119,6 +119,11 @@ function createServer(engine, { name = 'groundgate', version = require('../packa
     if (!prompt) {
       throw new types.McpError(types.ErrorCode.InvalidParams, `unknown prompt ${JSON.stringify(name)}; the prompts are ${prompts.map((p) => `"${p.name}"`).join(', ')}`);
     }
+    // Arguments the prompt does not declare are refused, as a tool's unknown arguments are.
+    const unknown = Object.keys(args).filter((k) => !prompt.arguments.some((a) => a.name === k));
+    if (unknown.length) {
+      throw new types.McpError(types.ErrorCode.InvalidParams, `prompt "${name}" has no argument ${JSON.stringify(unknown[0])}; its arguments are ${prompt.arguments.map((a) => a.name).join(', ')}`);
+    }
     let text;
     try {
       text = name === 'rules' ? gg.Engine.rules(args.lang ?? 'en') : rebelPrompt(engine, args);
