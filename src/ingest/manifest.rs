@@ -310,6 +310,14 @@ fn default_include(format: &str) -> &'static [&'static str] {
     }
 }
 
+/// The input formats a manifest may name.
+const FORMATS: [&str; 9] =
+    ["html", "markdown", "rst", "text", "jsonl", "statute", "manual-json", "glossary-tsv", "glossary-jsonl"];
+
+fn unknown_format(format: &str) -> String {
+    format!("unknown format {format:?}; use {} or {}", FORMATS[..8].join(", "), FORMATS[8])
+}
+
 /// File name without its extensions (`design.rst.txt` → `design`).
 fn stem(path: &Path) -> String {
     let name = path.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
@@ -336,6 +344,15 @@ impl Manifest {
         }
         if m.inputs.is_empty() {
             return Err(Error::input(path.display().to_string(), "no [[input]]"));
+        }
+        // Before any file is listed, so that the message names the manifest and the input.
+        if let Some((n, input)) =
+            m.inputs.iter().enumerate().find(|(_, i)| !FORMATS.contains(&i.format.as_str()))
+        {
+            return Err(Error::input(
+                path.display().to_string(),
+                format!("[[input]] {} (path {:?}): {}", n + 1, input.path, unknown_format(&input.format)),
+            ));
         }
         // The reader refuses an index with a non-finite one: refused here, naming the key.
         if let Some(t) = m.sufficiency.filter(|t| !t.is_finite() || *t < 0.0) {
@@ -377,7 +394,8 @@ impl Manifest {
         if kind != Kind::Dir {
             return Err(Error::input(
                 root.display().to_string(),
-                "not found — run `./build.sh` to fetch the default sources, or fix `path`",
+                "not found: fix the input's `path` (relative to the manifest's folder; the default \
+                 indexes' sources are fetched by the repository's ./build.sh)",
             ));
         }
         let mut all = Vec::new();
@@ -459,15 +477,7 @@ impl Manifest {
                 }
                 "glossary-tsv" => vec![glossary::parse(&text, &id, false)?],
                 "glossary-jsonl" => vec![glossary::parse(&text, &id, true)?],
-                other => {
-                    return Err(Error::input(
-                        origin,
-                        format!(
-                            "unknown format {other:?}; use html, markdown, rst, text, jsonl, statute, \
-                             manual-json, glossary-tsv or glossary-jsonl"
-                        ),
-                    ));
-                }
+                other => return Err(Error::input(origin, unknown_format(other))),
             };
             for d in &mut got {
                 if let Some(toc) = toc {

@@ -115,13 +115,16 @@ fn bad_manifests_are_input_errors() {
         p
     };
     let p = write("a.toml", "name = \"x\"\n[[input]]\nformat = \"pdf\"\npath = \".\"\n");
-    let m = Manifest::load(&p).expect("parses");
-    let e = m.build(&dir, |_, _| {}).expect_err("unknown format");
+    // Refused when the manifest is read, naming the manifest and the input, not a file of it.
+    let e = Manifest::load(&p).expect_err("unknown format");
     assert_eq!(e.code(), "input");
-    assert!(e.to_string().contains("unknown format"), "{e}");
+    assert!(
+        e.to_string().contains("a.toml: [[input]] 1 (path \".\"): unknown format \"pdf\"; use html"),
+        "{e}"
+    );
     let p = write("b.toml", "name = \"x\"\n[[input]]\nformat = \"html\"\npath = \"missing\"\n");
     let e = Manifest::load(&p).expect("parses").build(&dir, |_, _| {}).expect_err("missing path");
-    assert!(e.to_string().contains("./build.sh"), "{e}");
+    assert!(e.to_string().contains("not found: fix the input's `path`"), "{e}");
     let p = write("c.toml", "name = \"bad name!\"\n[[input]]\nformat = \"html\"\npath = \".\"\n");
     assert!(Manifest::load(&p).is_err());
     let p = write("d.toml", "name = \"x\"\n");
