@@ -180,6 +180,23 @@ test('the types compile under tsc --strict without @types/node', () => {
   }));
   const r = run(path.join(root, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json']);
   assert.equal(r.status, 0, r.stdout + r.stderr);
+  // Node code type-checked the other common ways: `module: commonjs` (TypeScript's node10
+  // resolution, no `exports`: the subpaths resolve through `typesVersions`) and `bundler` (a VS Code
+  // extension bundled by esbuild; README: import `groundgate/node` for the Node build's types).
+  writeFileSync(path.join(scratch, 'node-usage.ts'), `
+    import { Engine, type SourcesResult } from 'groundgate/node';
+    import { createServer } from 'groundgate/mcp';
+    const engine = new Engine();
+    const page: SourcesResult = engine.sources({ offset: 0 });
+    export const out = [page.next_offset, page.sources_more, typeof createServer(engine).connect];`);
+  for (const [module, moduleResolution] of [['commonjs', 'node10'], ['esnext', 'bundler']]) {
+    writeFileSync(path.join(scratch, 'tsconfig.node.json'), JSON.stringify({
+      compilerOptions: { strict: true, noEmit: true, module, moduleResolution, target: 'es2022', types: [], skipLibCheck: true },
+      files: ['node-usage.ts'],
+    }));
+    const r2 = run(path.join(root, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.node.json']);
+    assert.equal(r2.status, 0, `${moduleResolution}: ${r2.stdout}${r2.stderr}`);
+  }
 });
 
 test('bin: ask --jsonl and search --jsonl are byte-identical to the native CLI', () => {
