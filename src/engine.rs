@@ -581,6 +581,14 @@ impl Engine {
         Ok(())
     }
 
+    /// The error for a call that needs an instance when none is loaded (`ask`, the tools).
+    pub fn check_loaded(&self) -> Result<()> {
+        if self.instances.is_empty() {
+            return Err(Error::invalid("instance", "no instance is loaded"));
+        }
+        Ok(())
+    }
+
     /// Instance names, in the order added.
     pub fn instance_names(&self) -> Vec<String> {
         self.instances.iter().map(|i| i.name.clone()).collect()
@@ -1013,9 +1021,7 @@ impl Engine {
     /// Without an instance there is nothing to judge the prompt against: an error, never a skip.
     pub fn ask(&mut self, prompt: &str, opts: &AskOptions) -> Result<Answer> {
         check_prompt(prompt, opts)?;
-        if self.instances.is_empty() {
-            return Err(Error::invalid("instance", "no instance is loaded"));
-        }
+        self.check_loaded()?;
         if let Some(r) = &opts.rerank {
             r.check()?;
             for x in &r.ranking {

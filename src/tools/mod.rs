@@ -131,11 +131,8 @@ fn instances(engine: &Engine, instance: Option<&str>) -> Result<Vec<String>> {
             Ok(vec![name.to_string()])
         }
         None => {
-            let all = engine.instance_names();
-            if all.is_empty() {
-                return Err(Error::invalid("instance", "no instance is loaded"));
-            }
-            Ok(all)
+            engine.check_loaded()?;
+            Ok(engine.instance_names())
         }
     }
 }
