@@ -315,7 +315,8 @@ const FORMATS: [&str; 9] =
     ["html", "markdown", "rst", "text", "jsonl", "statute", "manual-json", "glossary-tsv", "glossary-jsonl"];
 
 fn unknown_format(format: &str) -> String {
-    format!("unknown format {format:?}; use {} or {}", FORMATS[..8].join(", "), FORMATS[8])
+    let (last, rest) = FORMATS.split_last().unwrap_or((&"", &[]));
+    format!("unknown format {format:?}; use {} or {last}", rest.join(", "))
 }
 
 /// File name without its extensions (`design.rst.txt` → `design`).

@@ -97,11 +97,6 @@ function sweep(dir, now = Date.now()) {
 }
 
 /**
- * Run `fn()` between loading `session`'s stored state into `engine` and storing what the engine
- * then holds for it. `warn(message)` is told about anything that degrades dedup (no lock, an
- * unreadable file); the prompt always goes on.
- */
-/**
  * Create `dir` and any missing parents. Not `mkdirSync`'s `recursive`: under /proc (Node 20) it
  * loops for ever on a directory that cannot be made, and a hook must always end.
  */
@@ -117,6 +112,11 @@ function makeDir(dir) {
   }
 }
 
+/**
+ * Run `fn()` between loading `session`'s stored state into `engine` and storing what the engine
+ * then holds for it. `warn(message)` is told about anything that degrades dedup (no lock, an
+ * unreadable file); the prompt always goes on.
+ */
 function withSession(engine, dir, session, fn, warn) {
   try {
     makeDir(dir);
