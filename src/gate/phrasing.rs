@@ -40,10 +40,24 @@ const SMOOTHING: f64 = 1.0;
 pub struct Phrasing {
     /// Prior log-odds (domain prompts over unrelated ones among those fitted), in 1/SCALE units.
     bias: i32,
-    /// (gram, weight), sorted by gram, no gram twice: looked up by binary search (no hash map in
-    /// the browser build).
+    /// (gram, weight), sorted by gram, no gram twice (the table as written).
     grams: Vec<(String, i32)>,
+    /// The same grams as (packed characters: [`key`], weight), sorted by key: a prompt's grams are
+    /// looked up by binary search over integers (no hash map in the browser build).
+    keys: Vec<(u64, i32)>,
 }
+
+/// A gram of up to 3 characters as one integer: each character + 1 in [`CHAR_BITS`] bits (a
+/// `char` is below 2²¹ − 1), the first highest; a 2-gram's third field is 0. Distinct grams,
+/// distinct keys, in the grams' own order (code point by code point, a 2-gram before the 3-grams
+/// it starts).
+fn key(gram: &str) -> u64 {
+    let (k, n) = gram.chars().fold((0u64, 0), |(k, n), c| ((k << CHAR_BITS) | (c as u64 + 1), n + 1));
+    k << (CHAR_BITS * (3 - n.min(3)))
+}
+
+/// Bits a character takes in a [`key`].
+const CHAR_BITS: u32 = 21;
 
 /// The distinct 2- and 3-grams of a prompt.
 pub fn grams(prompt: &str) -> BTreeSet<String> {
@@ -189,7 +203,14 @@ impl Phrasing {
         // Distinct grams (the map's keys): sorted by gram alone is a total order.
         grams.sort_unstable_by(|a, b| a.0.cmp(&b.0));
         let prior = if n[0] > 0 && n[1] > 0 { (n[1] as f64 / n[0] as f64).ln() } else { 0.0 };
-        Phrasing { bias: quantise(prior), grams }
+        Phrasing::new(quantise(prior), grams)
+    }
+
+    /// A table of `grams` (sorted by gram, distinct, each 2 or 3 characters) and `bias`.
+    fn new(bias: i32, grams: Vec<(String, i32)>) -> Phrasing {
+        // In the grams' order, the keys are sorted ([`key`]).
+        let keys = grams.iter().map(|(g, w)| (key(g), *w)).collect();
+        Phrasing { bias, grams, keys }
     }
 
     /// The prompt's score: prior + the weights of its grams, in natural-log odds (naive Bayes:
@@ -207,16 +228,31 @@ impl Phrasing {
         (sum - self.bias as i64) as f64 / (SCALE as i64 * found.max(1)) as f64
     }
 
+    /// Prior + the weights of the prompt's distinct grams found in the table, and how many were.
+    /// A gram the prompt repeats counts once: each table entry is marked when found.
     fn sum(&self, prompt: &str) -> (i64, i64) {
-        let mut sum = self.bias as i64;
-        let mut found = 0;
-        for g in distinct(&folded(prompt, MAX_CHARS)) {
-            if let Ok(at) = self.grams.binary_search_by(|(x, _)| x.as_str().cmp(g)) {
-                sum += self.grams[at].1 as i64;
-                found += 1;
+        let mut found = vec![false; self.keys.len()];
+        let mut look = |k: u64| {
+            if let Ok(at) = self.keys.binary_search_by_key(&k, |e| e.0) {
+                found[at] = true;
             }
+        };
+        // The last two characters as a key's first two fields, and how many there were.
+        let (mut last, mut n) = (0u64, 0);
+        let char_mask = (1 << CHAR_BITS) - 1;
+        for c in folded(prompt, MAX_CHARS).chars() {
+            let c = c as u64 + 1;
+            if n >= 2 {
+                look((last << CHAR_BITS) | c);
+            }
+            if n >= 1 {
+                look((last & char_mask) << (2 * CHAR_BITS) | c << CHAR_BITS);
+            }
+            last = (last & char_mask) << CHAR_BITS | c;
+            n += 1;
         }
-        (sum, found)
+        let hits = self.keys.iter().zip(&found).filter(|e| *e.1);
+        hits.fold((self.bias as i64, 0), |(sum, n), (k, _)| (sum + k.1 as i64, n + 1))
     }
 
     /// Number of grams in the table.
@@ -246,7 +282,7 @@ impl Phrasing {
     /// Parse [`to_tsv`](Self::to_tsv)'s format.
     pub fn parse(tsv: &str) -> Result<Phrasing> {
         let bad = |line: usize, why: &str| Error::invalid("phrasing", format!("line {}: {why}", line + 1));
-        let mut table = Phrasing::default();
+        let (mut bias, mut grams) = (0, Vec::<(String, i32)>::new());
         let mut seen_bias = false;
         for (i, line) in tsv.lines().enumerate() {
             // Comments only before the bias line: after it, a gram may start with '#'.
@@ -259,7 +295,7 @@ impl Phrasing {
                 return Err(bad(i, "the weight is out of range"));
             }
             if key == "bias" {
-                table.bias = w;
+                bias = w;
                 seen_bias = true;
                 continue;
             }
@@ -271,15 +307,15 @@ impl Phrasing {
             if !(2..=3).contains(&n) {
                 return Err(bad(i, "a gram is 2 or 3 characters"));
             }
-            match table.grams.binary_search_by(|(x, _)| x.cmp(&g)) {
+            match grams.binary_search_by(|(x, _)| x.cmp(&g)) {
                 Ok(_) => return Err(bad(i, "a gram is listed twice")),
-                Err(at) => table.grams.insert(at, (g, w)),
+                Err(at) => grams.insert(at, (g, w)),
             }
         }
         if !seen_bias {
             return Err(Error::invalid("phrasing", "no bias line"));
         }
-        Ok(table)
+        Ok(Phrasing::new(bias, grams))
     }
 }
 
@@ -347,12 +383,53 @@ mod tests {
 
     #[test]
     fn grams_with_comment_marks_spaces_and_backslashes_round_trip() {
-        let mut t = Phrasing { bias: 3, grams: Vec::new() };
+        let mut grams = Vec::new();
         for (g, w) in [("#x", 1), ("c#", 2), ("a b", -3), ("\\s", 4), ("␠x", 5), ("\\\\", 6)] {
-            t.grams.push((g.to_string(), w));
+            grams.push((g.to_string(), w));
         }
-        t.grams.sort();
+        grams.sort();
+        let t = Phrasing::new(3, grams);
         assert_eq!(Phrasing::parse(&t.to_tsv("a comment")).unwrap(), t);
+    }
+
+    /// The sum as it was computed before the keys: every distinct gram of the prompt looked up by
+    /// string.
+    fn sum_by_strings(t: &Phrasing, prompt: &str) -> (i64, i64) {
+        let mut sum = t.bias as i64;
+        let mut found = 0;
+        for g in distinct(&folded(prompt, MAX_CHARS)) {
+            if let Ok(at) = t.grams.binary_search_by(|(x, _)| x.as_str().cmp(g)) {
+                sum += t.grams[at].1 as i64;
+                found += 1;
+            }
+        }
+        (sum, found)
+    }
+
+    #[test]
+    fn keyed_sum_is_the_sum_over_distinct_grams() {
+        let t = Phrasing::bundled();
+        // 2- and 3-grams that share their first characters, a character at the top of the range.
+        let small = Phrasing::new(1, vec![("ab".into(), 2), ("aba".into(), 3), ("b\u{10FFFF}".into(), 5)]);
+        assert_eq!(small.sum("abab"), (1 + 2 + 3, 2), "ab twice counts once");
+        assert_eq!(small.sum("xb\u{10FFFF}"), (1 + 5, 1));
+        assert_ne!(key("ab"), key("ab\0"));
+        // In the grams' order, the keys are sorted (what the binary search needs).
+        assert!(t.keys.windows(2).all(|w| w[0].0 < w[1].0) && t.keys.len() == t.len());
+        assert!(key("ab") < key("aba") && key("abz") < key("ac") && key("z\u{10FFFF}") < key("\u{10FFFF}a"));
+        assert_eq!(small.sum("a"), (1, 0));
+        assert_eq!(small.sum("\u{10FFFF}\u{10FFFF}b\u{10FFFF}"), (1 + 5, 1));
+        let mut g = crate::test_bits::Bits(11);
+        let alphabet: Vec<char> = "요줘 나있어?ab() 써알려주세\n가".chars().collect();
+        for len in 0..400u64 {
+            let prompt: String =
+                (0..len % 97).map(|_| alphabet[(g.next() % alphabet.len() as u64) as usize]).collect();
+            assert_eq!(t.sum(&prompt), sum_by_strings(t, &prompt), "{prompt:?}");
+            assert_eq!(small.sum(&prompt), sum_by_strings(&small, &prompt), "{prompt:?}");
+        }
+        for line in include_str!("../../data/gate/phrasing.tsv").lines() {
+            assert_eq!(t.sum(line), sum_by_strings(t, line), "{line:?}");
+        }
     }
 
     #[test]
