@@ -138,6 +138,38 @@ test('groundgate/web imports in Node as ES modules and answers as the Node build
   assert.equal(r.stdout, '제1조 true\n');
 });
 
+// The two builds are optimised differently (pkg/web for size, pkg/node for speed, build.sh): the
+// whole pipeline must answer alike. Every line of a statute excerpt (pasted sentences), the route
+// labels' prompts and those lines turned into questions, in the detailed format (the gate's
+// features and probabilities, the scores), over the sample index.
+test('groundgate/web answers every ask as the Node build', { skip: !existsSync(sample) && 'no indexes/constitution.ggi' }, () => {
+  const lines = readFileSync(path.join(root, 'tests/data/constitution_excerpt.txt'), 'utf8').split('\n').filter((l) => l.trim());
+  const labels = readFileSync(path.join(root, 'tests/data/route_labels.jsonl'), 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l).prompt);
+  const prompts = [...lines, ...labels, ...lines.map((l) => `${l.slice(0, 40)} 이게 무슨 뜻이에요?`)];
+  writeFileSync(path.join(scratch, 'prompts.json'), JSON.stringify(prompts));
+  writeFileSync(path.join(scratch, 'web-ask.mjs'), `
+    import { initSync, Engine } from 'groundgate/web';
+    import { readFileSync } from 'node:fs';
+    import { createRequire } from 'node:module';
+    const require = createRequire(import.meta.url);
+    initSync({ module: readFileSync(require.resolve('groundgate/web/groundgate_bg.wasm')) });
+    const bytes = readFileSync(${JSON.stringify(sample)});
+    const prompts = JSON.parse(readFileSync('prompts.json', 'utf8'));
+    const answers = (E) => {
+      const e = new E();
+      e.addInstance('constitution', bytes);
+      e.setClock(0);
+      return prompts.map((p) => e.askJson(p, { format: 'detailed' }));
+    };
+    const web = answers(Engine), node = answers(require('groundgate').Engine);
+    const differ = web.filter((a, i) => a !== node[i]).length;
+    const pushed = web.filter((a) => JSON.parse(a).route === 'push').length;
+    console.log(prompts.length, differ, pushed > 0);`);
+  const r = run(process.execPath, ['web-ask.mjs']);
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.stdout, `${prompts.length} 0 true\n`);
+});
+
 test('bin: an altered index is refused by every command that reads it, before any answer', () => {
   // One bit flipped in the last section (the chunk text would otherwise be served under a correct
   // citation), and bytes appended after the last section.
