@@ -979,13 +979,25 @@ mod tests {
     #[test]
     fn best_is_a_full_sort_of_the_positive_and_nan_scores_cut_to_k() {
         // Zeros of both signs, negatives, the least positive f32, NaNs (a crafted index), ties.
-        let odd = [0.0, -0.0, -1.5, f32::from_bits(1), f32::NAN, 3.0, 3.0, f32::MAX, f32::INFINITY];
+        let odd = [
+            0.0,
+            -0.0,
+            -1.5,
+            f32::from_bits(1),
+            f32::NAN,
+            -f32::NAN,
+            3.0,
+            3.0,
+            f32::MAX,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+        ];
         let mut g = crate::test_bits::Bits(5);
         for n in [0usize, 1, 7, 9, 64, 300] {
             let acc: Vec<f32> = (0..n)
                 .map(|_| {
                     if g.next().is_multiple_of(3) {
-                        odd[(g.next() % 9) as usize]
+                        odd[(g.next() % odd.len() as u64) as usize]
                     } else {
                         (g.next() % 50) as f32 / 7.0
                     }
