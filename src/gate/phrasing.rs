@@ -40,11 +40,10 @@ const SMOOTHING: f64 = 1.0;
 pub struct Phrasing {
     /// Prior log-odds (domain prompts over unrelated ones among those fitted), in 1/SCALE units.
     bias: i32,
-    /// (gram, weight), sorted by gram, no gram twice (the table as written).
-    grams: Vec<(String, i32)>,
-    /// The same grams as (packed characters: [`key`], weight), sorted by key: a prompt's grams are
-    /// looked up by binary search over integers (no hash map in the browser build).
-    keys: Vec<(u64, i32)>,
+    /// (gram as its [`key`], weight), sorted by key — that is, by gram —, no gram twice: a
+    /// prompt's grams are looked up by binary search over integers (no hash map in the browser
+    /// build).
+    grams: Vec<(u64, i32)>,
 }
 
 /// A gram of up to 3 characters as one integer: each character + 1 in [`CHAR_BITS`] bits (a
@@ -58,6 +57,12 @@ fn key(gram: &str) -> u64 {
 
 /// Bits a character takes in a [`key`].
 const CHAR_BITS: u32 = 21;
+
+/// The gram a [`key`] packs.
+fn gram(key: u64) -> String {
+    let fields = [2 * CHAR_BITS, CHAR_BITS, 0].map(|shift| (key >> shift) as u32 & ((1 << CHAR_BITS) - 1));
+    fields.iter().take_while(|&&f| f != 0).filter_map(|&f| char::from_u32(f - 1)).collect()
+}
 
 /// The distinct 2- and 3-grams of a prompt.
 pub fn grams(prompt: &str) -> BTreeSet<String> {
@@ -197,20 +202,13 @@ impl Phrasing {
         for (g, c) in counts {
             let w = (rate(c[1], 1) / rate(c[0], 0)).ln();
             if c[0] + c[1] >= MIN_PROMPTS && w.abs() >= MIN_WEIGHT && !topic.contains(&g) {
-                grams.push((g, quantise(w)));
+                grams.push((key(&g), quantise(w)));
             }
         }
-        // Distinct grams (the map's keys): sorted by gram alone is a total order.
-        grams.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        // Distinct grams (the map's keys), distinct keys: sorted by key alone is a total order.
+        grams.sort_unstable_by_key(|g| g.0);
         let prior = if n[0] > 0 && n[1] > 0 { (n[1] as f64 / n[0] as f64).ln() } else { 0.0 };
-        Phrasing::new(quantise(prior), grams)
-    }
-
-    /// A table of `grams` (sorted by gram, distinct, each 2 or 3 characters) and `bias`.
-    fn new(bias: i32, grams: Vec<(String, i32)>) -> Phrasing {
-        // In the grams' order, the keys are sorted ([`key`]).
-        let keys = grams.iter().map(|(g, w)| (key(g), *w)).collect();
-        Phrasing { bias, grams, keys }
+        Phrasing { bias: quantise(prior), grams }
     }
 
     /// The prompt's score: prior + the weights of its grams, in natural-log odds (naive Bayes:
@@ -231,9 +229,9 @@ impl Phrasing {
     /// Prior + the weights of the prompt's distinct grams found in the table, and how many were.
     /// A gram the prompt repeats counts once: each table entry is marked when found.
     fn sum(&self, prompt: &str) -> (i64, i64) {
-        let mut found = vec![false; self.keys.len()];
+        let mut found = vec![false; self.grams.len()];
         let mut look = |k: u64| {
-            if let Ok(at) = self.keys.binary_search_by_key(&k, |e| e.0) {
+            if let Ok(at) = self.grams.binary_search_by_key(&k, |e| e.0) {
                 found[at] = true;
             }
         };
@@ -251,7 +249,7 @@ impl Phrasing {
             last = (last & char_mask) << CHAR_BITS | c;
             n += 1;
         }
-        let hits = self.keys.iter().zip(&found).filter(|e| *e.1);
+        let hits = self.grams.iter().zip(&found).filter(|e| *e.1);
         hits.fold((self.bias as i64, 0), |(sum, n), (k, _)| (sum + k.1 as i64, n + 1))
     }
 
@@ -273,7 +271,8 @@ impl Phrasing {
             out.push_str(&format!("# {line}\n"));
         }
         out.push_str(&format!("bias\t{}\n", self.bias));
-        for (g, w) in &self.grams {
+        for (k, w) in &self.grams {
+            let g = gram(*k);
             out.push_str(&format!("{}\t{w}\n", g.replace('\\', "\\\\").replace(' ', "\\s")));
         }
         out
@@ -282,7 +281,7 @@ impl Phrasing {
     /// Parse [`to_tsv`](Self::to_tsv)'s format.
     pub fn parse(tsv: &str) -> Result<Phrasing> {
         let bad = |line: usize, why: &str| Error::invalid("phrasing", format!("line {}: {why}", line + 1));
-        let (mut bias, mut grams) = (0, Vec::<(String, i32)>::new());
+        let mut table = Phrasing::default();
         let mut seen_bias = false;
         for (i, line) in tsv.lines().enumerate() {
             // Comments only before the bias line: after it, a gram may start with '#'.
@@ -295,7 +294,7 @@ impl Phrasing {
                 return Err(bad(i, "the weight is out of range"));
             }
             if key == "bias" {
-                bias = w;
+                table.bias = w;
                 seen_bias = true;
                 continue;
             }
@@ -307,15 +306,16 @@ impl Phrasing {
             if !(2..=3).contains(&n) {
                 return Err(bad(i, "a gram is 2 or 3 characters"));
             }
-            match grams.binary_search_by(|(x, _)| x.cmp(&g)) {
+            let k = self::key(&g);
+            match table.grams.binary_search_by_key(&k, |e| e.0) {
                 Ok(_) => return Err(bad(i, "a gram is listed twice")),
-                Err(at) => grams.insert(at, (g, w)),
+                Err(at) => table.grams.insert(at, (k, w)),
             }
         }
         if !seen_bias {
             return Err(Error::invalid("phrasing", "no bias line"));
         }
-        Ok(Phrasing::new(bias, grams))
+        Ok(table)
     }
 }
 
@@ -387,19 +387,28 @@ mod tests {
         for (g, w) in [("#x", 1), ("c#", 2), ("a b", -3), ("\\s", 4), ("␠x", 5), ("\\\\", 6)] {
             grams.push((g.to_string(), w));
         }
-        grams.sort();
         let t = Phrasing::new(3, grams);
         assert_eq!(Phrasing::parse(&t.to_tsv("a comment")).unwrap(), t);
+    }
+
+    impl Phrasing {
+        /// A table of `grams` (distinct, each 2 or 3 characters) and `bias`.
+        fn new(bias: i32, grams: Vec<(String, i32)>) -> Phrasing {
+            let mut grams: Vec<(u64, i32)> = grams.iter().map(|(g, w)| (key(g), *w)).collect();
+            grams.sort_unstable_by_key(|g| g.0);
+            Phrasing { bias, grams }
+        }
     }
 
     /// The sum as it was computed before the keys: every distinct gram of the prompt looked up by
     /// string.
     fn sum_by_strings(t: &Phrasing, prompt: &str) -> (i64, i64) {
+        let table: Vec<(String, i32)> = t.grams.iter().map(|&(k, w)| (gram(k), w)).collect();
         let mut sum = t.bias as i64;
         let mut found = 0;
         for g in distinct(&folded(prompt, MAX_CHARS)) {
-            if let Ok(at) = t.grams.binary_search_by(|(x, _)| x.as_str().cmp(g)) {
-                sum += t.grams[at].1 as i64;
+            if let Some((_, w)) = table.iter().find(|(x, _)| x == g) {
+                sum += *w as i64;
                 found += 1;
             }
         }
@@ -415,7 +424,10 @@ mod tests {
         assert_eq!(small.sum("xb\u{10FFFF}"), (1 + 5, 1));
         assert_ne!(key("ab"), key("ab\0"));
         // In the grams' order, the keys are sorted (what the binary search needs).
-        assert!(t.keys.windows(2).all(|w| w[0].0 < w[1].0) && t.keys.len() == t.len());
+        assert!(t.grams.windows(2).all(|w| w[0].0 < w[1].0));
+        for g in ["ab", "aba", "b\u{10FFFF}", "가나", "\0a"] {
+            assert_eq!(gram(key(g)), g);
+        }
         assert!(key("ab") < key("aba") && key("abz") < key("ac") && key("z\u{10FFFF}") < key("\u{10FFFF}a"));
         assert_eq!(small.sum("a"), (1, 0));
         assert_eq!(small.sum("\u{10FFFF}\u{10FFFF}b\u{10FFFF}"), (1 + 5, 1));
