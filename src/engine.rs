@@ -143,7 +143,7 @@ pub struct AskOptions {
 }
 
 /// Per-instance options of [`Engine::add_instance`].
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct InstanceOptions {
     /// Override the sufficiency judge's threshold (a probability, 0–1; 0 pushes every relevant
@@ -153,6 +153,16 @@ pub struct InstanceOptions {
     pub relevance: Option<f64>,
     /// Anchors in addition to the index's (anchors are one of the judges' features).
     pub anchors: Vec<String>,
+    /// Check every section's checksum before the instance is added (default `true`), so that a
+    /// file altered after it was written is refused at once, never served under a correct
+    /// citation. `false` skips it for bytes the host has just verified ([`Index::verify`]).
+    pub verify: bool,
+}
+
+impl Default for InstanceOptions {
+    fn default() -> Self {
+        Self { sufficiency: None, relevance: None, anchors: Vec::new(), verify: true }
+    }
 }
 
 /// A source of time in milliseconds. Injected so that tests (and hosts) control it.
@@ -557,6 +567,9 @@ impl Engine {
             }
         }
         let index = Index::open(bytes.into())?;
+        if opts.verify {
+            index.verify()?;
+        }
         let analyzer = Analyzer::new(index.meta().analyzer);
         let mut words = index.anchors()?;
         words.extend(opts.anchors.iter().cloned());
@@ -1178,6 +1191,23 @@ mod tests {
         // Matching is on the normalised text: full width and case fold.
         let en = [TermScore { term: "thread".into(), score: 1.5 }];
         assert_eq!(passage_weight("Ｔｈｒｅａｄｓ run.", &en), 1.5);
+    }
+
+    #[test]
+    fn an_altered_index_is_refused_at_add_unless_the_host_verified_it() {
+        let bytes = crate::test_index::of_texts(&["대통령의 임기는 5년으로 하며, 중임할 수 없다."]);
+        let mut altered = bytes.clone();
+        let last = altered.len() - 1; // the last section's last byte: checksummed, read lazily
+        altered[last] ^= 1;
+        let mut e = Engine::new(Config::default()).expect("engine");
+        let err = e.add_instance("t", altered.clone(), InstanceOptions::default()).expect_err("altered");
+        assert_eq!(err.code(), "checksum", "{err}");
+        assert!(e.instance_names().is_empty(), "nothing added");
+        let skip = InstanceOptions { verify: false, ..InstanceOptions::default() };
+        e.add_instance("t", altered, skip).expect("not checked when the host says so");
+        e.add_instance("u", bytes, InstanceOptions::default()).expect("intact");
+        let opts: InstanceOptions = serde_json::from_str(r#"{"anchors":["임기"]}"#).expect("options");
+        assert!(opts.verify, "verify is on unless turned off");
     }
 
     #[test]

@@ -49,7 +49,12 @@ pub(crate) fn instance(name: &str, n: usize, len: usize) -> Vec<u8> {
 
 /// Judges' thresholds: (relevance, sufficiency); 0 accepts everything found, 1 nothing.
 fn judges(relevance: f64, sufficiency: f64) -> InstanceOptions {
-    InstanceOptions { relevance: Some(relevance), sufficiency: Some(sufficiency), anchors: vec![] }
+    InstanceOptions {
+        relevance: Some(relevance),
+        sufficiency: Some(sufficiency),
+        anchors: vec![],
+        verify: true,
+    }
 }
 
 /// An engine whose judges accept whatever the search finds (the rules after the gate under test).

@@ -80,3 +80,19 @@ test('bad bytes and bad arguments throw typed errors', () => {
   assert.throws(() => index.search('x', 0), (e) => e.code === 'invalid_argument');
   assert.throws(() => index.search('가'.repeat(20001), 3), (e) => e.code === 'invalid_argument');
 });
+
+test('Engine.addInstance checks every checksum unless told the host did: an altered file is refused, the engine unharmed', () => {
+  const bytes = new Uint8Array(readFileSync(fixture));
+  const altered = bytes.slice();
+  altered[altered.length - 1] ^= 1; // in the last section, which a search may never read
+  const engine = new gg.Engine();
+  assert.throws(() => engine.addInstance('x', altered), (e) => e.code === 'checksum' && /checksum mismatch in section/.test(e.message));
+  assert.throws(() => engine.addInstance('x', altered, { verify: true }), (e) => e.code === 'checksum');
+  assert.deepEqual(engine.instances(), []);
+  assert.throws(() => engine.addInstance('x', bytes, { verify: 'no' }), (e) => e.code === 'invalid_argument' && /expected a boolean/.test(e.message));
+  engine.addInstance('x', bytes);
+  assert.equal(engine.search('x', '대한민국의 주권', 1)[0].article, '제1조');
+  engine.addInstance('y', altered, { verify: false });
+  assert.deepEqual(engine.instances(), ['x', 'y']);
+  engine.free();
+});

@@ -51,7 +51,8 @@ pub fn engine(
         }
         loaded.push((name.clone(), path));
         engine
-            .add_instance(&name, bytes, InstanceOptions::default())
+            // `index_file::read` has checked every checksum already.
+            .add_instance(&name, bytes, InstanceOptions { verify: false, ..InstanceOptions::default() })
             .map_err(|e| format!("{}: {e}", path.display()))?;
     }
     Ok(engine)
@@ -132,6 +133,7 @@ pub fn run(a: Args) -> Result<(), Box<dyn std::error::Error>> {
             writeln!(out, "{}", answer.context)?;
         }
     }
+    out.flush()?; // a write error (a full disk) is the command's error, not lost on drop
     if asked == 0 {
         return Err("no prompt: give one after --, or one a line on stdin".into());
     }

@@ -24,7 +24,7 @@ const TOOLS = {
   search: {
     summary: 'Search one or more indexes (BM25, merged); queries from the arguments or JSON lines.',
     flags: {
-      k: num('results per query (tool: default 5, at most 50; one-index --jsonl: default 10)'),
+      k: { ...num('results per query (tool: default 5, at most 50; one-index --jsonl: default 10)'), min: 1 },
       instance: str('search only this instance'),
       detailed: { type: 'boolean', help: 'add chunk ids, references (ref), scores and matched terms' },
       fuse: { type: 'string', multiple: true, repeat: true, list: true, value: 'REF', help: 'a ranking of your own to fuse by RRF: chunk references instance:chunk:crc32 (the ref of search --detailed), best first; repeat or separate with commas' },
@@ -71,10 +71,15 @@ function command(name) {
     for (const [flag, opt] of Object.entries(t.flags)) {
       if (flag === 'tool' || v[flag] === undefined || v[flag] === false) continue;
       // `--fuse a,b --fuse c` → ["a", "b", "c"]; `--fuse-k` → fuse_k, as natively.
-      const value = opt.list ? v[flag].flatMap((x) => x.split(',')) : opt.integer ? integer(flag, v[flag], opt.max) : v[flag];
+      const value = opt.list ? v[flag].flatMap((x) => x.split(',')) : opt.integer ? integer(flag, v[flag], opt.max, opt.min) : v[flag];
       args[flag.replace('-', '_')] = value;
     }
-    if (name === 'search' && v.jsonl && !v.tool && v.index.length === 1) return legacySearch(v.index[0], args.k ?? 10, v.timings);
+    if (name === 'search' && v.jsonl && !v.tool && v.index.length === 1) {
+      // The historic `{"id","hits"}` lines have no instance to choose and no detail (as natively).
+      const flag = v.instance !== undefined ? '--instance' : v.detailed ? '--detailed' : null;
+      if (flag) throw new UsageError(`${flag} is not part of the one-index \`{"id","hits"}\` lines: add --tool for the search tool's lines`);
+      return legacySearch(v.index[0], args.k ?? 10, v.timings);
+    }
     if (!v.jsonl && name !== 'tool') load.oneShot();
     const engine = load.engine(v.index);
     if (name === 'tool') {
@@ -101,6 +106,7 @@ async function legacySearch(file, k, timings) {
   let index;
   try {
     index = new gg.Index(load.readFile(file));
+    index.verify(); // as the native CLI does: an altered file is refused, never served
   } catch (e) {
     throw load.withFile(file, e);
   }

@@ -124,9 +124,9 @@ export function loadIndexes(
       const index = new gg.Index(bytes);
       let meta: { name: string; title: string; chunks: number };
       try {
-        // Every checksum before use: a damaged file is reported, never served as evidence.
-        index.verify();
-        meta = index.info();
+        meta = index.info(); // the header only: `addInstance` checks every checksum
+        // A damaged file is reported as such before it is reported as a duplicate.
+        if (loaded.some((l) => l.name === meta.name)) index.verify();
       } finally {
         index.free();
       }
@@ -138,7 +138,7 @@ export function loadIndexes(
         errors.push({ file, message });
         continue;
       }
-      engine.addInstance(meta.name, bytes);
+      engine.addInstance(meta.name, bytes); // a damaged file is reported, never served as evidence
       loaded.push({ name: meta.name, file, title: meta.title, chunks: meta.chunks });
     } catch (e) {
       errors.push({ file, message: describe(file, e) });
