@@ -61,9 +61,9 @@ function withFile(file, e) {
 
 /**
  * An Engine with every index loaded; `now` fixes the clock (ms since the epoch). Every file is
- * verified first (`Index.verify`: every checksum, nothing after the last section), so a flipped bit
- * in the stored text is a clear error at load, never evidence served under a correct citation;
- * `verify: false` skips it (about 1 ms per MB in wasm).
+ * verified as it is added (`addInstance` checks every checksum and that nothing follows the last
+ * section), so a flipped bit in the stored text is a clear error at load, never evidence served
+ * under a correct citation; `verify: false` skips it (about 1 ms per MB in wasm).
  */
 function engine(files, { config, now, verify = true } = {}) {
   const gg = wasm();
@@ -74,10 +74,14 @@ function engine(files, { config, now, verify = true } = {}) {
     const bytes = readFile(file);
     let name;
     try {
-      const index = new gg.Index(bytes);
-      if (verify) index.verify();
-      name = index.info().name;
-      index.free();
+      const index = new gg.Index(bytes); // reads the header only: the name
+      try {
+        name = index.info().name;
+        // A damaged file is named as such before it is named a duplicate (as natively).
+        if (verify && loaded.has(name)) index.verify();
+      } finally {
+        index.free();
+      }
       if (loaded.has(name)) {
         const first = loaded.get(name);
         const err = new Error(first === file ? 'the same index is given twice'
@@ -86,7 +90,7 @@ function engine(files, { config, now, verify = true } = {}) {
         throw err;
       }
       loaded.set(name, file);
-      eng.addInstance(name, bytes);
+      eng.addInstance(name, bytes, { verify });
     } catch (e) {
       eng.free();
       throw withFile(file, e);
@@ -96,10 +100,25 @@ function engine(files, { config, now, verify = true } = {}) {
 }
 
 /**
+ * Throw when stdin is a folder (`< dir`): Node reads one as an empty stream, where the native CLI
+ * names the error (an empty answer would hide the mistake).
+ */
+function stdinReadable() {
+  let folder = false;
+  try {
+    folder = fs.fstatSync(0).isDirectory();
+  } catch {
+    // No stdin to look at (closed): it reads as empty, as natively.
+  }
+  if (folder) throw new Error('stdin: Is a directory (os error 21)');
+}
+
+/**
  * Call `onLine(line, n)` for every line of stdin (split on `\n`, a trailing `\r` dropped, as Rust's
  * `lines()` does), in order, as lines arrive; resolves after the last one.
  */
 function eachStdinLine(onLine) {
+  stdinReadable();
   return new Promise((resolve, reject) => {
     const { StringDecoder } = require('node:string_decoder');
     const decoder = new StringDecoder('utf8');
@@ -141,4 +160,4 @@ function readStdin() {
   });
 }
 
-module.exports = { wasm, oneShot, readFile, systemMessage, withFile, engine, eachStdinLine, readStdin };
+module.exports = { wasm, oneShot, readFile, systemMessage, withFile, engine, stdinReadable, eachStdinLine, readStdin };
