@@ -108,6 +108,7 @@ function serveHandleLine(engine, clock) {
  * `len` its full length — a line of any length costs no more memory than that.
  */
 function serveBytes(answerLine) {
+  require('./load').stdinReadable();
   const KEEP = MAX_LINE_BYTES + 2;
   return new Promise((resolve, reject) => {
     let pending = [];
