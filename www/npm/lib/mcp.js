@@ -13,7 +13,7 @@
 // results for a query, built by the library (`engine.rebelPrompt`, docs/rerank.md). Logs go to
 // stderr only: stdout is the protocol.
 
-const { parse, usage } = require('./args');
+const { parse, usage, UsageError } = require('./args');
 const load = require('./load');
 
 const summary = 'Serve the pull tools (search, grep, sources, read, links) over MCP on stdio.';
@@ -163,17 +163,42 @@ function invalidRequest(types, message) {
   return 'not a JSON-RPC 2.0 request';
 }
 
+/** The longest request line the server reads (the SDK's own limit, 10 MiB, closes the transport). */
+const MAX_LINE = 8 * 1024 * 1024;
+
+/** The bytes kept from each end of a line too long to read, to find its id. */
+const ENDS = 4096;
+
+/**
+ * The id of a request line too long to parse, read from either end of it (`head`, `tail`): a
+ * whole-number or string `"id"` member that opens the object, or that closes it (where the SDK's
+ * clients put it); `undefined` when neither end shows one.
+ */
+function idAtEnds(head, tail) {
+  const value = String.raw`(-?\d{1,15}|"(?:[^"\\\x00-\x1f]|\\.){0,256}")`;
+  const first = new RegExp(String.raw`^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*${value}\s*,`);
+  const last = new RegExp(String.raw`,\s*"id"\s*:\s*${value}\s*\}\s*$`);
+  const m = first.exec(head.toString('utf8')) || last.exec(tail.toString('utf8'));
+  if (!m) return undefined;
+  try {
+    return JSON.parse(m[1]);
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * `input` as the SDK's stdio transport reads it, less the lines that are JSON objects with a
  * readable id (a string or a number) but not JSON-RPC 2.0 requests (`"jsonrpc": "1.0"`, `"params":
  * 5`): each is answered by `refuse(id, why)` and not passed on, where the SDK would only report it
- * and the client would wait for its reply for ever. Every other line passes unchanged, in order;
+ * and the client would wait for its reply for ever. A line longer than `MAX_LINE` is not kept
+ * (memory stays bounded) and is refused the same way when either end shows its id; the SDK would
+ * close the transport on it and answer nothing more. Every other line passes unchanged, in order;
  * a message without an id, or with `result` / `error` (a reply), gets no reply here (two peers
  * would answer each other's replies for ever).
  */
-function requestsChecked(input, types, refuse) {
+function requestsChecked(input, types, refuse, note) {
   const { Transform } = require('node:stream');
-  let pending = Buffer.alloc(0);
   const refused = (line) => {
     let message;
     try {
@@ -190,29 +215,65 @@ function requestsChecked(input, types, refuse) {
     refuse(id, why);
     return true;
   };
+  // The line being read: its pieces and their size; once over MAX_LINE, only its two ends.
+  let parts = [];
+  let size = 0;
+  let over = null;
+  const tooLong = () => {
+    const id = idAtEnds(over.head, over.tail);
+    const why = `the request is ${over.size} bytes, over the ${MAX_LINE} a line may take`;
+    if (id === undefined) note(`a line of ${over.size} bytes skipped (over ${MAX_LINE}); no id at either end to answer`);
+    else refuse(id, why);
+  };
   const lines = new Transform({
     transform(chunk, _encoding, done) {
-      const buf = pending.length ? Buffer.concat([pending, chunk]) : chunk;
       const kept = [];
       let start = 0;
-      for (let at = buf.indexOf(10); at !== -1; at = buf.indexOf(10, start)) {
-        const line = buf.subarray(start, at + 1);
-        if (!refused(line)) kept.push(line);
-        start = at + 1;
+      while (start < chunk.length) {
+        const at = chunk.indexOf(10, start);
+        const end = at === -1 ? chunk.length : at + 1;
+        const piece = chunk.subarray(start, end);
+        start = end;
+        if (over) {
+          over.size += piece.length;
+          over.tail = Buffer.concat([over.tail, piece]).subarray(-ENDS);
+        } else if (size + piece.length > MAX_LINE) {
+          const line = Buffer.concat([...parts, piece]);
+          over = { head: Buffer.from(line.subarray(0, ENDS)), tail: Buffer.from(line.subarray(-ENDS)), size: line.length };
+          parts = [];
+          size = 0;
+        } else {
+          parts.push(piece);
+          size += piece.length;
+        }
+        if (at === -1) break;
+        if (over) {
+          tooLong();
+          over = null;
+        } else {
+          const line = parts.length === 1 ? parts[0] : Buffer.concat(parts);
+          if (!refused(line)) kept.push(line);
+        }
+        parts = [];
+        size = 0;
       }
-      pending = Buffer.from(buf.subarray(start));
       done(null, kept.length ? Buffer.concat(kept) : undefined);
     },
     flush(done) {
-      done(null, pending.length ? pending : undefined);
+      if (over) {
+        tooLong();
+        return done();
+      }
+      done(null, parts.length ? Buffer.concat(parts) : undefined);
     },
   });
   return input.pipe(lines);
 }
 
 async function run(argv) {
-  const { values: a } = parse(argv, spec, 'mcp');
+  const { values: a, positional } = parse(argv, spec, 'mcp');
   if (a.help) return process.stdout.write(usage('mcp', summary, spec));
+  if (positional.length) throw new UsageError(`unexpected argument '${positional[0]}' (requests come on stdin)`);
   const engine = load.engine(a.index); // every file verified first: fail at start, not mid-call
   const { StdioServerTransport } = require('@modelcontextprotocol/sdk/server/stdio.js');
   const server = createServer(engine);
@@ -224,7 +285,7 @@ async function run(argv) {
     transport.send({ jsonrpc: '2.0', id, error: { code: types.ErrorCode.InvalidRequest, message: `Invalid Request: ${why}` } })
       .catch((e) => process.stderr.write(`groundgate mcp: ${e && e.message ? e.message : String(e)}\n`));
   };
-  const input = requestsChecked(process.stdin, types, refuse);
+  const input = requestsChecked(process.stdin, types, refuse, (what) => process.stderr.write(`groundgate mcp: ${what}\n`));
   const transport = new StdioServerTransport(input, process.stdout);
   const closed = new Promise((resolve) => {
     server.onclose = resolve;
