@@ -193,6 +193,21 @@ test('two prompts of one session at once: both answered, nothing shown twice, st
   assert.deepEqual(fs.readdirSync(state).filter((f) => !f.endsWith('.session')), [], 'no lock or temp file left');
 });
 
+test('a stale lock that cannot be removed (a folder): answered at once without dedup, named on stderr', async () => {
+  const state = path.join(dir, 'stuck');
+  contextOf(await hook(DOMAIN, { session: 's', state }));
+  const [file] = fs.readdirSync(state);
+  const lockDir = path.join(state, `${file}.lock`);
+  fs.mkdirSync(lockDir);
+  const old = new Date(Date.now() - 3_600_000);
+  fs.utimesSync(lockDir, old, old);
+  const started = Date.now();
+  const r = await hook(DOMAIN, { session: 's', state });
+  assert.ok(Date.now() - started < 8_000, `took ${Date.now() - started} ms`);
+  assert.ok(contextOf(r).includes('<groundgate-evidence>'), 'the prompt still gets its evidence');
+  assert.match(r.stderr, /cannot lock the session state .*; going on without dedup/);
+});
+
 test('expired state: old entries do not dedup, idle session files are removed', async () => {
   const state = path.join(dir, 'expired');
   const first = contextOf(await hook(DOMAIN, { session: 'old', state }));

@@ -32,7 +32,10 @@ function sleep(ms) {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
 
-/** Take the lock of `file`; returns a release function, or null after LOCK_WAIT_MS. */
+/**
+ * Take the lock of `file`; returns a release function, or null after LOCK_WAIT_MS. A lock that is
+ * stale but cannot be removed throws, as a lock that cannot be taken does.
+ */
 function lock(file) {
   const lockFile = `${file}.lock`;
   const until = Date.now() + LOCK_WAIT_MS;
@@ -58,15 +61,16 @@ function lock(file) {
         throw e;
       }
     }
+    if (Date.now() > until) return null;
     try {
       if (Date.now() - fs.statSync(lockFile).mtimeMs > STALE_LOCK_MS) {
-        fs.rmSync(lockFile, { force: true });
+        fs.rmSync(lockFile, { force: true }); // a lock it cannot remove (a folder, no permission) throws
         continue;
       }
-    } catch {
-      continue; // released meanwhile
+    } catch (e) {
+      if (e.code === 'ENOENT') continue; // released meanwhile
+      throw e;
     }
-    if (Date.now() > until) return null;
     sleep(5);
   }
 }
