@@ -595,3 +595,37 @@ fn closed_stdout_is_a_quiet_success() {
         assert!(out.status.success() && err.is_empty(), "{args:?}: {:?} {err}", out.status);
     }
 }
+
+/// A write that fails otherwise (a full disk: `/dev/full`) is the command's error, exit 1 with the
+/// system's message, never a success whose output was lost (the readable outputs were buffered
+/// and their error dropped with the buffer).
+#[cfg(target_os = "linux")]
+#[test]
+fn a_full_disk_is_an_error_not_a_lost_answer() {
+    use std::process::{Command, Stdio};
+    let idx = excerpt_index_file("full-disk.ggi");
+    let p = idx.to_str().expect("path");
+    let runs: [&[&str]; 8] = [
+        &["sources", "--index", p],
+        &["search", "--index", p, "주권"],
+        &["grep", "--index", p, "주권"],
+        &["read", "--index", p, "--source", "constitution", "--article", "1"],
+        &["links", "--index", p, "--source", "constitution"],
+        &["ask", "--index", p, "--", "대한민국의 주권은 누구에게 있나요?"],
+        &["chunks", "--index", p],
+        &["info", "--index", p],
+    ];
+    for args in runs {
+        let full = std::fs::OpenOptions::new().write(true).open("/dev/full").expect("/dev/full");
+        let out = Command::new(env!("CARGO_BIN_EXE_groundgate"))
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(full)
+            .stderr(Stdio::piped())
+            .output()
+            .expect("run");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert!(err.starts_with("groundgate: ") && err.contains("space"), "{args:?}: {err}");
+    }
+}

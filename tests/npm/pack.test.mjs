@@ -8,7 +8,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, copyFileSync, rmSync, statSync, readdirSync, existsSync, symlinkSync } from 'node:fs';
+import { openSync, mkdtempSync, mkdirSync, writeFileSync, readFileSync, copyFileSync, rmSync, statSync, readdirSync, existsSync, symlinkSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -136,6 +136,25 @@ test('groundgate/web imports in Node as ES modules and answers as the Node build
   const r = run(process.execPath, ['web.mjs']);
   assert.equal(r.status, 0, r.stderr);
   assert.equal(r.stdout, '제1조 true\n');
+});
+
+test('groundgate/web before init(): a typed error that names the fix, then init works', () => {
+  writeFileSync(path.join(scratch, 'web-early.mjs'), `
+    import { initSync, Engine, Index } from 'groundgate/web';
+    import { readFileSync } from 'node:fs';
+    import { createRequire } from 'node:module';
+    const require = createRequire(import.meta.url);
+    for (const f of [() => new Engine(), () => new Index(new Uint8Array(8)), () => Engine.rules('ko')]) {
+      try { f(); console.log('no error'); } catch (e) { console.log(e.code, e.message); }
+    }
+    const module = readFileSync(require.resolve('groundgate/web/groundgate_bg.wasm'));
+    initSync({ module });
+    initSync({ module }); // once is enough; again is no harm
+    console.log(new Index(readFileSync(${JSON.stringify(fixture)})).search('주권', 1)[0].article);`);
+  const r = run(process.execPath, ['web-early.mjs']);
+  assert.equal(r.status, 0, r.stderr);
+  const early = 'invalid_argument groundgate is not initialised: call init() (or initSync({ module })) once before using it';
+  assert.equal(r.stdout, `${early}\n${early}\n${early}\n제1조\n`);
 });
 
 // The two builds are optimised differently (pkg/web for size, pkg/node for speed, build.sh): the
@@ -486,6 +505,16 @@ test('bin: bad input is a message and an exit code, never a stack trace', () => 
     [['read', '--index', fixture, '--article', '1'], 2, /the argument '--source' is required/],
     [['links', '--index', fixture], 2, /the argument '--source' is required/],
     [['grep', '--index', fixture, '--limit', '4294967296', '주권'], 2, /--limit: a non-negative integer up to 4294967295/],
+    // Short flags as clap reads them: -h is --help (below), any other is refused, never a query word.
+    [['search', '--index', fixture, '-k', '3', '주권'], 2, /unexpected argument '-k'.*words that start with '-' go after --/],
+    [['grep', '--index', fixture, '-V'], 2, /unexpected argument '-V'/],
+    [['search', '--index', fixture, '--k', '0', '주권'], 2, /invalid value '0' for --k: an integer from 1/],
+    // The one-index {"id","hits"} lines have no instance or detail: refused, not ignored (as natively).
+    [['search', '--index', fixture, '--jsonl', '--instance', 'nope'], 2, /--instance is not part of the one-index/],
+    [['search', '--index', fixture, '--jsonl', '--detailed'], 2, /--detailed is not part of the one-index/],
+    // Stray words where the input comes from stdin or a flag.
+    [['mcp', 'stray', '--index', fixture], 2, /unexpected argument 'stray'/],
+    [['build', 'stray', '--manifest', 'mine.toml', '--out', 'x.ggi'], 2, /unexpected argument 'stray'/],
   ];
   for (const [args, code, pattern] of cases) {
     const r = run(bin, args, { input: '' });
@@ -493,6 +522,26 @@ test('bin: bad input is a message and an exit code, never a stack trace', () => 
     assert.match(r.stderr, pattern, args.join(' '));
     assert.doesNotMatch(r.stderr, /\n\s+at /, `no stack trace: ${args.join(' ')}`);
   }
+  // Natively the same words are usage errors too (exit 2).
+  for (const args of [['search', '--index', fixture, '-k', '3', '주권'], ['search', '--index', fixture, '--k', '0', '주권'],
+    ['search', '--index', fixture, '--jsonl', '--instance', 'nope'], ['search', '--index', fixture, '--jsonl', '--detailed']]) {
+    assert.equal(run(cli, args, { input: '' }).status, 2, `native ${args.join(' ')}`);
+  }
+  // A folder as stdin is an error, never an empty success; -h and `help ask` give a command's help.
+  const folder = run(bin, ['search', '--index', fixture, '--jsonl'], { stdio: [openSync(scratch, 'r'), 'pipe', 'pipe'] });
+  assert.equal(folder.status, 1, folder.stderr);
+  assert.match(folder.stderr, /^groundgate: stdin: Is a directory/);
+  // A full disk is one line and exit 1, never a stack trace (a closed pipe stays a quiet success).
+  if (existsSync('/dev/full')) {
+    for (const args of [['sources', '--index', fixture], ['ask', '--index', fixture, '--', '대한민국의 주권은 누구에게 있나요?']]) {
+      const full = run(bin, args, { stdio: ['pipe', openSync('/dev/full', 'w'), 'pipe'] });
+      assert.equal(full.status, 1, `${args[0]}: ${full.stderr}`);
+      assert.match(full.stderr, /^groundgate: cannot write the output: .*space/);
+      assert.doesNotMatch(full.stderr, /\n\s+at /);
+    }
+  }
+  assert.match(run(bin, ['search', '--index', fixture, '-h']).stdout, /usage: groundgate search/);
+  assert.match(run(bin, ['help', 'ask']).stdout, /usage: groundgate ask/);
   const help = run(bin, ['--help']);
   assert.equal(help.status, 0);
   for (const c of ['ask', 'search', 'grep', 'sources', 'read', 'links', 'tool', 'tools', 'build', 'mcp', 'rules', 'stats']) {

@@ -202,6 +202,7 @@ pub fn run(a: Args) -> Result<(), Box<dyn std::error::Error>> {
                        "instances": per})
             )?;
         }
+        f.flush().map_err(|e| crate::files::io_error(path, &e))?; // a full disk is an error, not a short file
         writeln!(out, "\nrows written to {}", path.display())?;
     }
     let (test_rel, test_suf) = calibrate::scored_rows(&test, &model);

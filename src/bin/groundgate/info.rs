@@ -67,5 +67,6 @@ pub fn chunks(path: &Path) -> Result<(), Box<dyn std::error::Error>> {
             serde_json::to_string(&Line { chunk: id, reference, cite: &cite, text: &chunk.text })?
         )?;
     }
+    out.flush()?;
     Ok(())
 }

@@ -54,7 +54,7 @@ enum Command {
         #[arg(long, required = true)]
         index: Vec<PathBuf>,
         /// Results per query (tool: default 5, at most 50; one-index --jsonl: default 10).
-        #[arg(long)]
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
         k: Option<u32>,
         /// Search only this instance.
         #[arg(long)]
@@ -262,9 +262,9 @@ enum Command {
     },
     /// Evaluate the question/sentence router on labelled prompts `{"prompt", "kind", "polite"?}`.
     RouteEval {
-        /// JSON Lines with kind = question | sentence | unrelated.
-        #[arg(long)]
-        labels: PathBuf,
+        /// JSON Lines with kind = question | sentence | unrelated (one or more files).
+        #[arg(long, num_args = 1.., required = true)]
+        labels: Vec<PathBuf>,
         /// Index files: also evaluate the full verdict (kind, route) with these instances.
         #[arg(long, num_args = 1..)]
         index: Vec<PathBuf>,
@@ -286,8 +286,9 @@ enum Command {
         #[arg(long)]
         svg: Option<PathBuf>,
     },
-    /// Write every chunk of an index with its citation as JSON Lines `{"chunk", "source", "title",
-    /// "page", "article", "section", "heading", "date", "link", "text"}` (e.g. to feed another engine).
+    /// Write every chunk of an index with its citation as JSON Lines `{"chunk", "ref", "source",
+    /// "title", "page", "article", "section", "heading", "date", "link", "text"}` (e.g. to feed
+    /// another engine; `ref` is the chunk reference `instance:chunk:crc32` that --fuse takes).
     Chunks {
         /// The index file.
         #[arg(long)]
@@ -409,6 +410,16 @@ fn prompt_as_index(index: &[PathBuf], prompt: &[String]) -> Option<String> {
     ))
 }
 
+/// `search --jsonl` over one index without `--tool` keeps the historic `{"id","hits"}` contract,
+/// which has no instance to choose and no detail: `--instance` or `--detailed` there is refused,
+/// not ignored.
+fn historic_flags(indexes: usize, historic: bool, instance: bool, detailed: bool) -> Option<String> {
+    let flag = if instance { "--instance" } else { "--detailed" };
+    (indexes == 1 && historic && (instance || detailed)).then(|| {
+        format!("{flag} is not part of the one-index `{{\"id\",\"hits\"}}` lines: add --tool for the search tool's lines")
+    })
+}
+
 /// `--session`, checked before anything runs (a bad one was an error on every prompt).
 fn session_id(s: &str) -> Result<String, String> {
     groundgate::deliver::session::check_id(s).map(|()| s.to_string()).map_err(|e| e.to_string())
@@ -418,9 +429,12 @@ fn session_id(s: &str) -> Result<String, String> {
 /// anything runs: exit code 2, with the subcommand's usage.
 fn check_words(command: &Command) {
     let found = match command {
-        Command::Search { jsonl, query, .. } => misplaced("query", *jsonl, query)
-            .or_else(|| missing("query", *jsonl, query))
-            .map(|m| ("search", m)),
+        Command::Search { index, jsonl, tool, instance, detailed, query, .. } => {
+            misplaced("query", *jsonl, query)
+                .or_else(|| missing("query", *jsonl, query))
+                .or_else(|| historic_flags(index.len(), *jsonl && !*tool, instance.is_some(), *detailed))
+                .map(|m| ("search", m))
+        }
         Command::Grep { common, text, .. } => misplaced("text", common.jsonl, text)
             .or_else(|| missing("text", common.jsonl, text))
             .map(|m| ("grep", m)),

@@ -5,7 +5,21 @@ use std::path::{Path, PathBuf};
 use groundgate::eval::route::{Case, evaluate};
 use serde_json::Value;
 
-pub fn eval(labels: &Path, indexes: &[PathBuf], misses: usize) -> Result<(), Box<dyn std::error::Error>> {
+/// `groundgate route-eval --labels FILE… [--index …]`: the router's accuracy over labelled prompts.
+pub fn eval(files: &[PathBuf], indexes: &[PathBuf], misses: usize) -> Result<(), Box<dyn std::error::Error>> {
+    let mut cases = Vec::new();
+    for labels in files {
+        cases.extend(read_cases(labels)?);
+    }
+    let mut engine =
+        if indexes.is_empty() { None } else { Some(crate::ask::engine(indexes, None, Some(0))?) };
+    let report = evaluate(&cases, engine.as_mut())?;
+    crate::out(format_args!("{}", report.render(misses)))?;
+    Ok(())
+}
+
+/// The cases of one label file; a line without an `id` is named `line<N>` after its line.
+fn read_cases(labels: &Path) -> Result<Vec<Case>, Box<dyn std::error::Error>> {
     let text = crate::files::read_text(labels)?;
     let mut cases = Vec::new();
     for (n, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
@@ -28,11 +42,7 @@ pub fn eval(labels: &Path, indexes: &[PathBuf], misses: usize) -> Result<(), Box
             polite: v["polite"].as_bool().unwrap_or(false),
         });
     }
-    let mut engine =
-        if indexes.is_empty() { None } else { Some(crate::ask::engine(indexes, None, Some(0))?) };
-    let report = evaluate(&cases, engine.as_mut())?;
-    crate::out(format_args!("{}", report.render(misses)))?;
-    Ok(())
+    Ok(cases)
 }
 
 pub fn rules(lang: &str) -> Result<(), Box<dyn std::error::Error>> {

@@ -63,6 +63,7 @@ pub fn run(
     let name = name.unwrap_or_default();
     let result = tools::call(&engine, name, &Value::Object(args))?;
     human(&mut out, name, &result)?;
+    out.flush()?; // a write error (a full disk) is the command's error, not lost on drop
     Ok(())
 }
 

@@ -1,6 +1,6 @@
 'use strict';
 // Command-line flags, parsed the way the native CLI (clap) reads them: `--name value`,
-// `--name=value`, boolean `--flag`, options that take several values (`--index a.ggi b.ggi`: every
+// `--name=value`, boolean `--flag`, `-h` for `--help` (other short flags refused), options that take several values (`--index a.ggi b.ggi`: every
 // following word up to the next `--flag` or `--`), positional words, and `--` ending the flags.
 // A spec maps each flag to {type: 'string'|'boolean', multiple?, repeat?, choices?, default?,
 // required?, requires?}: `multiple` takes every following word (clap's `num_args = 1..`), `multiple`
@@ -29,7 +29,7 @@ function parse(argv, spec, command) {
     const got = [];
     if (inline !== undefined) got.push(inline);
     else {
-      while (i < argv.length && argv[i] !== '--' && !(argv[i].startsWith('--') && argv[i].length > 2)) {
+      while (i < argv.length && !(argv[i].startsWith('-') && argv[i].length > 1)) {
         got.push(argv[i++]);
         if (!opt.multiple || opt.repeat) break;
       }
@@ -56,6 +56,11 @@ function parse(argv, spec, command) {
       const opt = spec[name];
       if (!opt) throw new UsageError(`unexpected argument '--${name}' for 'groundgate ${command}' (see --help)`);
       take(name, opt, eq < 0 ? undefined : a.slice(eq + 1));
+    } else if (a.startsWith('-') && a.length > 1) {
+      // Short flags, as clap reads them: `-h` is --help, any other is refused (a query word
+      // that starts with '-' goes after `--`).
+      if (a === '-h' && spec.help) values.help = true;
+      else throw new UsageError(`unexpected argument '${a}' for 'groundgate ${command}' (see --help; words that start with '-' go after --)`);
     } else {
       positional.push(a);
     }
@@ -74,11 +79,12 @@ function parse(argv, spec, command) {
   return { values, positional };
 }
 
-/** Parse a non-negative integer flag value. */
-function integer(name, text, max = Number.MAX_SAFE_INTEGER) {
+/** Parse an integer flag value in `min..=max`. */
+function integer(name, text, max = Number.MAX_SAFE_INTEGER, min = 0) {
   if (text === undefined) return undefined;
-  if (!/^\d+$/.test(text) || !Number.isSafeInteger(Number(text)) || Number(text) > max) {
-    throw new UsageError(`invalid value '${text}' for --${name}: a non-negative integer${max < Number.MAX_SAFE_INTEGER ? ` up to ${max}` : ''}`);
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(Number(text)) || Number(text) > max || Number(text) < min) {
+    const what = min > 0 ? `an integer from ${min}` : 'a non-negative integer';
+    throw new UsageError(`invalid value '${text}' for --${name}: ${what}${max < Number.MAX_SAFE_INTEGER ? ` up to ${max}` : ''}`);
   }
   return Number(text);
 }

@@ -46,8 +46,9 @@ function checkOut(out) {
 }
 
 async function run(argv) {
-  const { values: a } = parse(argv, spec, 'build');
+  const { values: a, positional } = parse(argv, spec, 'build');
   if (a.help) return process.stdout.write(usage('build', summary, spec));
+  if (positional.length) throw new UsageError(`unexpected argument '${positional[0]}' (name the manifest with --manifest)`);
   if (a.out === '') throw new UsageError('--out: name the index file to write');
   checkOut(a.out);
   const started = process.hrtime.bigint();

@@ -23,7 +23,9 @@ function help() {
 }
 
 async function main(argv) {
-  const [name, ...rest] = argv;
+  let [name, ...rest] = argv;
+  // `groundgate help ask` is `groundgate ask --help`, as the native CLI has it.
+  if (name === 'help' && rest.length === 1 && Object.prototype.hasOwnProperty.call(commands, rest[0])) [name, rest] = [rest[0], ['--help']];
   if (name === undefined || name === 'help' || name === '--help' || name === '-h') {
     process.stdout.write(help());
     return name === undefined ? 2 : 0;

@@ -34,7 +34,9 @@ async function run(argv) {
   }
   let a;
   try {
-    a = parse(rest, spec, `hook ${host}`).values;
+    const { values, positional } = parse(rest, spec, `hook ${host}`);
+    if (positional.length && !values.help) throw new UsageError(`unexpected argument '${positional[0]}' (the prompt comes on stdin)`);
+    a = values;
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
     process.stderr.write(`groundgate hook ${host}: ${e.message}; the prompt goes on without groundgate\n`);
