@@ -202,6 +202,18 @@ own_receivers() {
   printf '\n/** The Rust pointer of `o` when it is a `C`, else 0 (refused as a null pointer). */\nfunction ggOwn(o, C) { return o instanceof C ? o.__wbg_ptr : 0; }\n' >> "$js"
 }
 
+# The web build's glue calls `wasm.engine_new(…)` with `wasm` undefined until `init()` has run: a
+# bare TypeError without a `code` for the likeliest browser mistake. Until then `wasm` is an object
+# whose every property read throws the typed refusal naming the fix, and init checks the instance,
+# not `wasm`, for "already done". Both glue lines are checked, as above.
+web_uninitialised() {
+  local js=$1 decl='let wasmModule, wasmInstance, wasm;' done='if (wasm !== undefined) return wasm;'
+  [ "$(grep -c -F "$decl" "$js")" = 1 ] && [ "$(grep -c -F "$done" "$js")" = 2 ] \
+    || die "$js: wasm-bindgen's init is not the shape build.sh expects"
+  sed -i "s|^$decl\$|let wasmModule, wasmInstance, wasm = new Proxy({}, { get() { throw Object.assign(new Error('groundgate is not initialised: call init() (or initSync({ module })) once before using it'), { code: 'invalid_argument' }); } });|" "$js"
+  sed -i "s|$done|if (wasmInstance !== undefined) return wasm;|" "$js"
+}
+
 pkg() {
   local stamp=pkg/.built
   if [ -f "$stamp" ] && [ -z "$(find src vendor Cargo.toml Cargo.lock build.sh -newer "$stamp" -print -quit)" ]; then
@@ -247,6 +259,7 @@ pkg() {
     typed_refusals "$out/groundgate.js"
     own_receivers "$out/groundgate.js"
     if [ $t = nodejs ]; then commonjs_snippets "$out" "$out/groundgate.js"; fi
+    if [ $t = web ]; then web_uninitialised "$out/groundgate.js"; fi
   done
   say "plain-export build (no imports) → pkg/abi/groundgate.wasm"
   PATH="$WASM_PATH" CARGO_TARGET_DIR="$ROOT/target/wasm" CARGO_PROFILE_RELEASE_OPT_LEVEL=z cargo build -q --release \
