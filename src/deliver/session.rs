@@ -22,6 +22,13 @@
 
 use crate::{Error, Result};
 
+/// Whether something shown at `t` still counts at `now`: less than `window_ms` apart, either way.
+/// A time ahead of `now` by the window or more (a host that passed microseconds as `now_ms` once)
+/// is as stale as one behind: it would otherwise hide that session's evidence for ever.
+fn fresh(now: u64, t: u64, window_ms: u64) -> bool {
+    now.abs_diff(t) < window_ms
+}
+
 /// Most sessions remembered at once.
 pub const MAX_SESSIONS: usize = 10_000;
 
@@ -44,8 +51,8 @@ impl Session {
 
     /// Merge `(hash, time)` pairs: each hash once, with its latest time; expired ones dropped.
     fn add_lines(&mut self, lines: impl Iterator<Item = (u64, u64)>, now_ms: u64, window_ms: u64) {
-        self.lines.retain(|&(_, t)| now_ms.saturating_sub(t) < window_ms);
-        for (h, t) in lines.filter(|&(_, t)| now_ms.saturating_sub(t) < window_ms) {
+        self.lines.retain(|&(_, t)| fresh(now_ms, t, window_ms));
+        for (h, t) in lines.filter(|&(_, t)| fresh(now_ms, t, window_ms)) {
             match self.lines.binary_search_by(|&(x, _)| x.cmp(&h)) {
                 Ok(at) => self.lines[at].1 = self.lines[at].1.max(t),
                 Err(at) => self.lines.insert(at, (h, t)),
@@ -193,7 +200,7 @@ impl Sessions {
     pub fn seen(&self, session: &str, instance: &str, chunk: u32, now_ms: u64, window_ms: u64) -> bool {
         self.get(session)
             .and_then(|s| s.find(instance, chunk).ok().map(|at| s.injected[at].2))
-            .is_some_and(|t| now_ms.saturating_sub(t) < window_ms)
+            .is_some_and(|t| fresh(now_ms, t, window_ms))
     }
 
     /// Record that these chunks, whose long lines hash to `lines`, were injected in `session` at
@@ -208,7 +215,7 @@ impl Sessions {
     ) {
         let s = self.entry(session);
         s.last_ms = now_ms;
-        s.injected.retain(|&(_, _, t)| now_ms.saturating_sub(t) < window_ms);
+        s.injected.retain(|&(_, _, t)| fresh(now_ms, t, window_ms));
         for (instance, chunk) in items {
             *s.time(instance, *chunk, now_ms) = now_ms;
         }
@@ -227,7 +234,7 @@ impl Sessions {
     /// sorted (empty for an unknown session).
     pub fn lines(&self, session: &str, now_ms: u64, window_ms: u64) -> Vec<u64> {
         self.get(session).map_or_else(Vec::new, |s| {
-            s.lines.iter().filter(|&&(_, t)| now_ms.saturating_sub(t) < window_ms).map(|&(h, _)| h).collect()
+            s.lines.iter().filter(|&&(_, t)| fresh(now_ms, t, window_ms)).map(|&(h, _)| h).collect()
         })
     }
 
@@ -239,7 +246,7 @@ impl Sessions {
             .map(|s| {
                 s.injected
                     .iter()
-                    .filter(|&&(_, _, t)| now_ms.saturating_sub(t) < window_ms)
+                    .filter(|&&(_, _, t)| fresh(now_ms, t, window_ms))
                     .map(|(instance, chunk, at_ms)| Shown {
                         instance: instance.clone(),
                         chunk: *chunk,
@@ -268,13 +275,12 @@ impl Sessions {
                 format!("instance name {:?}: 1–64 bytes", bad.instance),
             ));
         }
-        let live: Vec<&Shown> =
-            state.shown.iter().filter(|s| now_ms.saturating_sub(s.at_ms) < window_ms).collect();
+        let live: Vec<&Shown> = state.shown.iter().filter(|s| fresh(now_ms, s.at_ms, window_ms)).collect();
         if live.is_empty() && self.get(&state.session).is_none() {
             return Ok(0);
         }
         let s = self.entry(&state.session);
-        s.injected.retain(|&(_, _, t)| now_ms.saturating_sub(t) < window_ms);
+        s.injected.retain(|&(_, _, t)| fresh(now_ms, t, window_ms));
         for item in live {
             let at = item.at_ms.min(now_ms);
             let t = s.time(&item.instance, item.chunk, at);
@@ -406,7 +412,7 @@ mod tests {
     }
 
     #[test]
-    fn import_merges_drops_expired_and_clamps_the_future() {
+    fn import_merges_drops_expired_and_clamps_the_near_future() {
         let w = 1_000;
         let mut s = Sessions::default();
         s.record("s", &[("rnd".into(), 5)], &[], 900, w);
@@ -415,15 +421,30 @@ mod tests {
             shown: vec![
                 Shown { instance: "rnd".into(), chunk: 5, at_ms: 100 },
                 Shown { instance: "rnd".into(), chunk: 6, at_ms: 0 },
-                Shown { instance: "rnd".into(), chunk: 8, at_ms: 9_999_999 },
+                Shown { instance: "rnd".into(), chunk: 8, at_ms: 1_500 },
+                Shown { instance: "rnd".into(), chunk: 9, at_ms: 9_999_999 },
             ],
         };
         assert_eq!(s.import(&state, 1_000, w).unwrap(), 2);
-        // The later time wins; the expired entry is dropped; the future one counts as now.
+        // The later time wins; the expired entry is dropped; one a little ahead (another
+        // process's clock) counts as now; one a window or more ahead is as stale as an old one.
         assert!(s.seen("s", "rnd", 5, 1_899, w));
         assert!(!s.seen("s", "rnd", 6, 1_000, w));
         assert!(s.seen("s", "rnd", 8, 1_999, w));
         assert!(!s.seen("s", "rnd", 8, 2_000, w));
+        assert!(!s.seen("s", "rnd", 9, 1_000, w));
+    }
+
+    #[test]
+    fn a_time_far_ahead_does_not_hide_evidence_for_ever() {
+        // `ask` with now_ms in microseconds once, then in milliseconds again.
+        let w = 1_800_000;
+        let mut s = Sessions::default();
+        let now = 1_764_900_000_000u64;
+        s.record("s", &[("rnd".into(), 5)], &[], now * 1_000, w);
+        assert!(s.seen("s", "rnd", 5, now * 1_000 + 1, w), "the same clock still sees it");
+        assert!(!s.seen("s", "rnd", 5, now, w), "a sane clock does not");
+        assert!(!s.seen("s", "rnd", 5, now + 86_400_000, w));
     }
 
     #[test]
@@ -490,7 +511,7 @@ mod tests {
             m.get(session)
                 .map(|(_, inj)| {
                     inj.iter()
-                        .filter(|&(_, &t)| now.saturating_sub(t) < w)
+                        .filter(|&(_, &t)| fresh(now, t, w))
                         .map(|((i, c), &t)| Shown { instance: i.clone(), chunk: *c, at_ms: t })
                         .collect()
                 })
@@ -515,7 +536,7 @@ mod tests {
                     s.record(&id, &items, &[], now, w);
                     let e = m.entry(id.clone()).or_default();
                     e.0 = now;
-                    e.1.retain(|_, t| now.saturating_sub(*t) < w);
+                    e.1.retain(|_, t| fresh(now, *t, w));
                     for (i, c) in items {
                         e.1.insert((i, c), now);
                     }
@@ -525,11 +546,10 @@ mod tests {
                     let state =
                         SessionState { session: id.clone(), shown: model_export(&m, &from, now + 5, w) };
                     let got = s.import(&state, now, w).unwrap();
-                    let live: Vec<&Shown> =
-                        state.shown.iter().filter(|x| now.saturating_sub(x.at_ms) < w).collect();
+                    let live: Vec<&Shown> = state.shown.iter().filter(|x| fresh(now, x.at_ms, w)).collect();
                     if !live.is_empty() || m.contains_key(&id) {
                         let e = m.entry(id.clone()).or_default();
-                        e.1.retain(|_, t| now.saturating_sub(*t) < w);
+                        e.1.retain(|_, t| fresh(now, *t, w));
                         for item in live {
                             let at = item.at_ms.min(now);
                             let slot = e.1.entry((item.instance.clone(), item.chunk)).or_insert(at);
