@@ -107,12 +107,12 @@ impl Error {
     }
 
     pub(crate) fn input(origin: impl Into<String>, detail: impl Into<String>) -> Error {
-        Error::Input { origin: origin.into(), detail: detail.into() }
+        Error::Input { origin: origin.into(), detail: bounded(detail.into()) }
     }
 
     /// An [`Error::InvalidArgument`].
     pub fn invalid(name: &'static str, detail: impl Into<String>) -> Error {
-        Error::InvalidArgument { name, detail: detail.into() }
+        Error::InvalidArgument { name, detail: bounded(detail.into()) }
     }
 }
 
@@ -144,6 +144,19 @@ pub fn os_message(e: &std::io::Error) -> String {
 /// A caller's value as an error message echoes it, quoted (`{:?}`): whole up to `max` characters,
 /// else its first `max` and "…" — a megabyte of source id or heading is not sent back to the caller
 /// (or into an agent's context through MCP).
+/// Most characters of an error's `detail`: a message that quotes what the caller passed (serde's
+/// "unknown field `…`", a refused value) stays a line for a log, however large the input was.
+pub const MAX_DETAIL_CHARS: usize = 1_000;
+
+/// `detail` cut to [`MAX_DETAIL_CHARS`], with "…" where it was cut.
+fn bounded(mut detail: String) -> String {
+    if let Some((at, _)) = detail.char_indices().nth(MAX_DETAIL_CHARS) {
+        detail.truncate(at);
+        detail.push('…');
+    }
+    detail
+}
+
 pub(crate) fn shown(value: &str, max: usize) -> String {
     match value.char_indices().nth(max) {
         Some((at, _)) => format!("{:?}…", &value[..at]),
@@ -218,6 +231,16 @@ mod tests {
         let missing = std::fs::read("/no/such/groundgate/file").unwrap_err();
         assert_eq!(os_message(&missing), "no such file or directory");
         assert_eq!(os_message(&std::io::Error::other("Custom text")), "custom text");
+    }
+
+    #[test]
+    fn a_detail_quoting_a_huge_input_is_cut() {
+        let huge = "x".repeat(10_000_000);
+        let e = Error::invalid("options", format!("unknown field `{huge}`, expected `session`"));
+        assert_eq!(e.to_string().chars().count(), "invalid options: ".len() + MAX_DETAIL_CHARS + 1);
+        assert!(e.to_string().ends_with("xx…"));
+        let short = Error::input("x.jsonl:3", "가".repeat(MAX_DETAIL_CHARS));
+        assert!(!short.to_string().contains('…'), "{short}");
     }
 
     #[test]

@@ -470,7 +470,7 @@ fn handle(engine: &Engine, line: &[u8], len: usize) -> String {
     let error = |e: &Error| raw_reply(&id, "error", &report(e));
     let req = match serde_json::from_str::<ToolLine>(text) {
         Ok(r) => r,
-        Err(e) => return error(&Error::invalid("line", e.to_string())),
+        Err(e) => return error(&Error::invalid("line", crate::error::json_message(&e))),
     };
     let Some(tool) = req.tool else {
         return error(&Error::invalid("tool", "each line needs a string \"tool\""));

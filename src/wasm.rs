@@ -45,7 +45,11 @@ export interface RerankOptions {
 }
 export interface RerankWeights { depth?: number; diversity?: number; clarity?: number; authority?: number; recency?: number }
 /** Judges' thresholds (probabilities 0–1; 0 accepts whatever is found, 1 nothing) and extra anchors. */
-export interface InstanceOptions { sufficiency?: number; relevance?: number; anchors?: string[] }
+export interface InstanceOptions {
+  sufficiency?: number; relevance?: number; anchors?: string[];
+  /** Check every section's checksum first (default true): a file altered after it was written is refused with `checksum`. */
+  verify?: boolean;
+}
 /** What each line of `askLine` / `toolLine` may leave out (the npm bin's command-line flags). */
 export interface LineDefaults { session?: string; format?: "short" | "detailed"; tool?: string; arguments?: Record<string, unknown> }
 /** Source, location, reference date and link of a piece of evidence. */
@@ -282,7 +286,8 @@ export function finiteJson(value) {
   const copies = new WeakMap();
   const text = JSON.stringify(value, function (k, v) {
     const x = v instanceof Number || v instanceof String ? v.valueOf() : v;
-    if (bad === null && typeof x === 'number' && !Number.isFinite(x)) bad = [String(k), String(x)];
+    if (bad === null && typeof x === 'number' && !Number.isFinite(x)) bad = [String(k), `${x}, not a finite number`];
+    if (bad === null && (typeof x === 'function' || typeof x === 'symbol')) bad = [String(k), `a ${typeof x}, which JSON cannot carry`];
     if (typeof x === 'string') return fix(x);
     if (x && typeof x === 'object' && !Array.isArray(x)) {
       if (copies.has(x)) return copies.get(x);
@@ -305,10 +310,11 @@ extern "C" {
     /// a score that is not finite is `null`, as serde_json writes it.
     #[wasm_bindgen(js_name = hitObjects, catch)]
     fn hit_objects(all: &JsValue, fields: &[f64]) -> Result<JsValue, JsValue>;
-    /// `JSON.stringify(value)`, or `[key, "NaN" | "Infinity" | "-Infinity"]` for the first number
-    /// that is not finite (JSON would write it as `null`, read as "not given"). A lone surrogate in
-    /// a string value or an object key becomes U+FFFD, as wasm-bindgen passes a string argument
-    /// (serde_json refuses its `\ud800` escape, naming an escape the caller never wrote).
+    /// `JSON.stringify(value)`, or `[key, what it is]` for the first number that is not finite, or
+    /// function or symbol (JSON would write it as `null` or leave it out, read as "not given"). A
+    /// lone surrogate in a string value or an object key becomes U+FFFD, as wasm-bindgen passes a
+    /// string argument (serde_json refuses its `\ud800` escape, naming an escape the caller never
+    /// wrote).
     #[wasm_bindgen(js_name = finiteJson, catch)]
     fn finite_json(value: &JsValue) -> Result<JsValue, JsValue>;
 }
@@ -369,8 +375,8 @@ fn from_js<T: serde::de::DeserializeOwned + Default>(
 /// a sequence of fields, and a BigInt, a symbol, a function, a revoked Proxy or a throwing `toJSON`
 /// or getter has no JSON (`JSON.stringify` is imported with `catch`: its exception is caught inside
 /// the call and cannot unwind past the engine's borrow; `typeof` cannot throw). A number that is not
-/// finite (NaN, ±Infinity) is the typed error naming its key: JSON has no such number, and
-/// `JSON.stringify`'s `null` would read as "not given".
+/// finite (NaN, ±Infinity), a function or a symbol anywhere inside is the typed error naming its
+/// key: JSON has no such value, and `JSON.stringify`'s `null` (or nothing) would read as "not given".
 fn object_json(value: &JsValue, what: &'static str) -> Result<Option<String>, JsValue> {
     object_json_or(value, what).map_err(js_error)
 }
@@ -387,7 +393,7 @@ fn object_json_or(value: &JsValue, what: &'static str) -> Result<Option<String>,
     if let Some(bad) = json.as_ref().filter(|j| j.is_object()) {
         let bad = js_sys::Array::from(bad);
         let part = |i| bad.get(i).as_string().unwrap_or_default();
-        return Err(Error::invalid(what, format!("\"{}\" is {}, not a finite number", part(0), part(1))));
+        return Err(Error::invalid(what, format!("\"{}\" is {}", part(0), part(1))));
     }
     json.and_then(|s| s.as_string())
         .filter(|s| s.starts_with('{'))
@@ -499,7 +505,8 @@ impl WasmEngine {
         Ok(())
     }
 
-    /// Load an instance from index bytes; `options`: `{sufficiency?, relevance?, anchors?}`.
+    /// Load an instance from index bytes, every checksum checked first; `options`:
+    /// `{sufficiency?, relevance?, anchors?, verify?}` (`verify: false` skips the check).
     /// Arguments of the wrong JS type are an `invalid_argument` error, not a trap.
     #[wasm_bindgen(js_name = addInstance)]
     pub fn add_instance(
@@ -684,7 +691,8 @@ impl WasmEngine {
     }
 
     /// One JSON Lines request `{"id","tool","arguments"}` → its reply line `{"id","result"}` or
-    /// `{"id","error"}` (`""` for a blank line); never throws (a non-string is an error line).
+    /// `{"id","error"}` (`""` for a blank line); never throws on its input (a non-string is an error line);
+    /// like every method, it throws after `free()`.
     #[wasm_bindgen(js_name = handleLine, unchecked_return_type = "string")]
     pub fn handle_line(&self, #[wasm_bindgen(unchecked_param_type = "string")] line: JsValue) -> JsValue {
         js_string(&match line.as_string() {
@@ -720,7 +728,8 @@ impl WasmEngine {
     /// Line `n` (1-based) of `ask --jsonl` → its output line (`""` for a blank line): `{"id", …the
     /// answer}` or `{"id", "error"}`, as the native CLI writes it (`protocol::ask_reply`).
     /// `defaults`: `{session?, format?}`, what a line leaves out; defaults no line could be answered
-    /// with (an empty session) give their error line even for a blank line. Never throws. The line is text:
+    /// with (an empty session) give their error line even for a blank line. Never throws on its input (only
+    /// after `free()`, as every method). The line is text:
     /// the host checks its bytes (at most 1 MiB, UTF-8), as the npm bin does.
     #[wasm_bindgen(js_name = askLine, unchecked_return_type = "string")]
     pub fn ask_line(
@@ -735,7 +744,7 @@ impl WasmEngine {
     /// Line `n` (1-based) of a tool's `--jsonl` loop → its output line (`""` for a blank line):
     /// `{"id","result"}` or `{"id","error"}` (`protocol::tool_reply`). `defaults`: `{tool?,
     /// arguments?}`, the tool of a line without `"tool"` and arguments for a line without
-    /// `"arguments"`. Never throws.
+    /// `"arguments"`. Never throws on its input (only after `free()`, as every method).
     #[wasm_bindgen(js_name = toolLine, unchecked_return_type = "string")]
     pub fn tool_line(
         &self,
@@ -903,7 +912,8 @@ pub struct WasmIndex {
 impl WasmIndex {
     /// Line `n` (1-based) of the one-index `search --jsonl` contract → its output line (`""` for a
     /// blank line): `{"id","hits"}` with the top `k`, or `{"id","error"}`, as the native CLI writes
-    /// it (`protocol::hits_reply`). Never throws; the host checks the line's bytes.
+    /// it (`protocol::hits_reply`). Never throws on its input (only after `free()`); the host checks the
+    /// line's bytes.
     #[wasm_bindgen(js_name = searchLine, unchecked_return_type = "string")]
     pub fn search_line(
         &self,

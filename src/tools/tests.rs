@@ -295,6 +295,13 @@ fn handle_line_is_the_protocol() {
     // Arguments belong under "arguments": a stray field is an error that keeps the id.
     let stray = crate::protocol::handle_line(&e, br#"{"id":[4],"tool":"sources","instance":"x"}"#);
     assert!(stray.starts_with(r#"{"id":[4],"error":"#), "{stray}");
+    // … worded alike however the line is spaced: no serde position in the message.
+    let spaced = crate::protocol::handle_line(&e, br#"{ "id" : [4], "tool" : "sources", "instance" : "x" }"#);
+    assert_eq!(spaced, stray);
+    assert!(
+        stray.contains("expected one of `id`, `tool`, `arguments`\"") && !stray.contains("column"),
+        "{stray}"
+    );
     let no_tool = crate::protocol::handle_line(&e, br#"{"id":5}"#);
     assert!(no_tool.contains("needs a string"), "{no_tool}");
     assert!(crate::protocol::handle_line(&e, b"[1]").starts_with(r#"{"id":null,"error":"#));

@@ -124,6 +124,10 @@ test('a number that is not finite in an options object is a typed error naming i
   assert.throws(() => engine.ask('주권', { rerank: { weights: { depth: -Infinity } } }), named('depth', '-Infinity'));
   assert.throws(() => engine.askJson('주권', { now_ms: new Number(NaN) }), named('now_ms', 'NaN'));
   assert.throws(() => new gg.Engine({ top_k: NaN }), named('top_k', 'NaN'));
+  const carried = (key, what) => (e) => e.code === 'invalid_argument' && e.message.includes(`"${key}" is a ${what}, which JSON cannot carry`);
+  assert.throws(() => engine.ask('주권', { session: () => 's' }), carried('session', 'function'));
+  assert.throws(() => engine.ask('주권', { format: Symbol('short') }), carried('format', 'symbol'));
+  assert.throws(() => engine.addInstance('y', bytes, { verify: () => false }), carried('verify', 'function'));
   assert.deepEqual(engine.instances(), ['x']);
   assert.equal(engine.ask('주권', { now_ms: 5 }).route !== undefined, true);
 });

@@ -96,6 +96,12 @@ test('NaN and Infinity in tool arguments are typed errors naming the field, not 
   assert.throws(() => e.read({ instance: 'excerpts', source: 'constitution', chunk: NaN }), named('chunk', 'NaN'));
   assert.throws(() => e.searchTool({ query: '주권', fuse_k: -Infinity }), named('fuse_k', '-Infinity'));
   assert.throws(() => gg.Engine.rrf({ lists: [['excerpts:0:0']], k: NaN }), named('k', 'NaN'));
+  // A function or a symbol has no JSON either: named, not left out as if not given.
+  const carried = (key, what) => (err) => err.code === 'invalid_argument' && err.message.includes(`"${key}" is a ${what}, which JSON cannot carry`);
+  assert.throws(() => e.read({ source: 'constitution', article: () => 1 }), carried('article', 'function'));
+  assert.throws(() => e.grep({ text: '주권', instance: Symbol('x') }), carried('instance', 'symbol'));
+  assert.throws(() => e.searchTool({ query: '주권', fuse: [() => 1] }), carried('0', 'function'));
+  assert.throws(() => e.searchTool({ query: '주권', extra() {} }), carried('extra', 'function'));
   assert.equal(e.searchTool({ query: '주권', k: 2 }).results.length, 2);
   // A lone surrogate in a string argument is U+FFFD, as in a plain string argument (engine.ask).
   assert.equal(e.searchTool({ query: '주권\ud800', k: 1 }).query, '주권\ufffd');
