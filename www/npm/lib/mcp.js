@@ -251,7 +251,10 @@ function requestsChecked(input, types, refuse, note) {
           tooLong();
           over = null;
         } else {
-          const line = parts.length === 1 ? parts[0] : Buffer.concat(parts);
+          let line = parts.length === 1 ? parts[0] : Buffer.concat(parts);
+          // A UTF-8 byte order mark (a Windows editor's, a PowerShell pipe's) is not part of the
+          // JSON: without it the line is read, as the JSON Lines faces read it.
+          if (line[0] === 0xef && line[1] === 0xbb && line[2] === 0xbf) line = line.subarray(3);
           if (!refused(line)) kept.push(line);
         }
         parts = [];
