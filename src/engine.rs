@@ -653,7 +653,7 @@ impl Engine {
         let (now, window) = (self.clock.now_ms(), self.config.dedup_window_ms);
         let kept = self.sessions.import(state, now, window)?;
         let mut lines: Vec<(u64, u64)> = Vec::new();
-        for s in state.shown.iter().filter(|s| now.saturating_sub(s.at_ms) < window) {
+        for s in state.shown.iter().filter(|s| session::fresh(now, s.at_ms, window)) {
             if let Some(chunk) = self.index(&s.instance).ok().and_then(|index| index.chunk(s.chunk).ok()) {
                 let at = s.at_ms.min(now);
                 lines.extend(session::line_hashes(&context::neutralize(&chunk.text)).map(|h| (h, at)));

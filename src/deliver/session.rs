@@ -25,7 +25,7 @@ use crate::{Error, Result};
 /// Whether something shown at `t` still counts at `now`: less than `window_ms` apart, either way.
 /// A time ahead of `now` by the window or more (a host that passed microseconds as `now_ms` once)
 /// is as stale as one behind: it would otherwise hide that session's evidence for ever.
-fn fresh(now: u64, t: u64, window_ms: u64) -> bool {
+pub(crate) fn fresh(now: u64, t: u64, window_ms: u64) -> bool {
     now.abs_diff(t) < window_ms
 }
 
@@ -196,7 +196,7 @@ pub struct Sessions {
 }
 
 impl Sessions {
-    /// Was `chunk` of `instance` injected in `session` less than `window_ms` before `now_ms`?
+    /// Was `chunk` of `instance` injected in `session` less than `window_ms` from `now_ms` ([`fresh`])?
     pub fn seen(&self, session: &str, instance: &str, chunk: u32, now_ms: u64, window_ms: u64) -> bool {
         self.get(session)
             .and_then(|s| s.find(instance, chunk).ok().map(|at| s.injected[at].2))
@@ -230,7 +230,7 @@ impl Sessions {
         }
     }
 
-    /// The hashes of the long lines `session` was shown less than `window_ms` before `now_ms`,
+    /// The hashes of the long lines `session` was shown less than `window_ms` from `now_ms`,
     /// sorted (empty for an unknown session).
     pub fn lines(&self, session: &str, now_ms: u64, window_ms: u64) -> Vec<u64> {
         self.get(session).map_or_else(Vec::new, |s| {
@@ -238,7 +238,7 @@ impl Sessions {
         })
     }
 
-    /// One session's chunks shown less than `window_ms` before `now_ms` (empty for an unknown session).
+    /// One session's chunks shown less than `window_ms` from `now_ms` (empty for an unknown session).
     pub fn export(&self, session: &str, now_ms: u64, window_ms: u64) -> Result<SessionState> {
         check_id(session)?;
         let shown = self
@@ -258,8 +258,9 @@ impl Sessions {
         Ok(SessionState { session: session.to_string(), shown })
     }
 
-    /// Merge a stored session state: each chunk keeps its latest time, entries older than
-    /// `window_ms` are dropped, times after `now_ms` count as `now_ms`. Returns how many entries
+    /// Merge a stored session state: each chunk keeps its latest time, entries not [`fresh`] are
+    /// dropped (a window or more before or after `now_ms`), times a little after `now_ms` count as
+    /// `now_ms`. Returns how many entries
     /// the session holds afterwards. Checks everything before changing anything.
     pub fn import(&mut self, state: &SessionState, now_ms: u64, window_ms: u64) -> Result<usize> {
         check_id(&state.session)?;

@@ -42,6 +42,30 @@ fn exported_state_carries_dedup_to_a_new_engine() {
     assert!(late.export_session("s1").expect("export").shown.is_empty());
 }
 
+/// A state stamped a window or more ahead of the clock (a host that wrote microseconds once) is
+/// dropped whole: neither its chunks nor their long lines hide anything from the next prompt.
+#[test]
+fn a_state_far_ahead_of_the_clock_hides_nothing() {
+    // The decree line repeats on three pages: a shown chunk's lines would be left out of the others.
+    let config = Config { evidence_k: 2, top_k: 2, ..Config::default() };
+    let q = "감리원 보수교육 이수 시간";
+    let mut first = engine_with(&[("m", repeating_manual())], config.clone());
+    first.ask(q, &in_session("s")).expect("ask");
+    let state = first.export_session("s").expect("export");
+    assert_eq!(state.shown.len(), 2);
+    // The first chunk as it was shown; the second stamped in microseconds.
+    let mut ahead = state.clone();
+    ahead.shown[1].at_ms = ahead.shown[1].at_ms.max(1) * 1_000_000;
+    let mut only_first = state.clone();
+    only_first.shown.truncate(1);
+    let answer = |s: &SessionState| {
+        let mut e = engine_with(&[("m", repeating_manual())], config.clone());
+        assert_eq!(e.import_session(s).expect("import"), 1);
+        e.ask(q, &in_session("s")).expect("ask")
+    };
+    assert_eq!(answer(&ahead).context, answer(&only_first).context, "the far-ahead chunk hides nothing");
+}
+
 #[test]
 fn bad_session_state_is_a_typed_error() {
     let mut e = engine_with(&[("a", instance("a", 2, 100))], Config::default());
