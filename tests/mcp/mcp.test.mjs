@@ -197,32 +197,52 @@ test('a huge query is refused clearly; one at the limit is served', async () => 
   assert.equal(big.isError, undefined, JSON.stringify(big.content).slice(0, 300));
 });
 
-test('a request line over 8 MiB: refused with its id (read at either end), memory bounded, and the server keeps serving', () => {
+test('a request line over 8 MiB: refused with its id (read at either end), and the server keeps serving', () => {
   // The SDK's transport closes itself on a line over 10 MiB and answers nothing more; the server
-  // reads at most 8 MiB of a line and refuses the rest by the id it finds at the line's ends.
+  // reads at most 8 MiB of a line (its line end aside) and refuses a longer one by the id it finds
+  // at the line's ends.
+  const MAX = 8 * 1024 * 1024;
   const pad = 'x'.repeat(9 * 1024 * 1024);
+  // A search request of exactly `size` bytes (its query padded; the tool refuses it as too long).
+  const sized = (id, size) => {
+    const bare = JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'search', arguments: { query: '' } } });
+    return bare.replace('"query":""', `"query":"${'q'.repeat(size - bare.length)}"`);
+  };
   const lines = [
     { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } },
     { jsonrpc: '2.0', method: 'notifications/initialized' },
     { method: 'tools/call', params: { name: 'search', arguments: { query: pad } }, jsonrpc: '2.0', id: 1 }, // the SDK's order
     { jsonrpc: '2.0', id: 'head', method: 'tools/call', params: { name: 'search', arguments: { query: pad } } },
     { jsonrpc: '2.0', method: 'tools/call', params: { name: 'search', arguments: { query: pad, id: 7 } } }, // no id of its own
+    { jsonrpc: '2.0', id: 8, result: { content: pad } }, // a reply: none back
     { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'search', arguments: { query: '주권', k: 1 } } },
   ].map((l) => JSON.stringify(l));
-  const input = lines.join('\n') + '\n' + '{"jsonrpc":"2.0","id":3,"method":"tools/list"' + pad; // a last line without its end
-  const r = spawnSync(process.execPath, [bin, 'mcp', '--index', fixture], { input, encoding: 'utf8', timeout: 60_000, maxBuffer: 1 << 20 });
-  assert.equal(r.status, 0, r.stderr);
-  const replies = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
-  const byId = (id) => replies.find((m) => m.id === id);
-  for (const id of [1, 'head', 3]) {
-    assert.equal(byId(id).error.code, -32600, JSON.stringify(byId(id)).slice(0, 300));
-    assert.match(byId(id).error.message, /^Invalid Request: the request is \d+ bytes, over the 8388608 a line may take$/);
+  lines.push(sized('exact', MAX) + '\r', sized('one more', MAX + 1));
+  // The last lines: one without its end, answered; then one over the limit without its end.
+  const input = lines.join('\n') + '\n' + '{"jsonrpc":"2.0","id":3,"method":"tools/list"' + pad;
+  const lastWithoutEnd = '{"jsonrpc":"2.0","id":4,"method":"tools/list"}';
+  for (const [text, ids] of [[input, [1, 'head', 'one more', 3]], [`${lines[0]}\n${lines[1]}\n${lastWithoutEnd}`, []]]) {
+    const r = spawnSync(process.execPath, [bin, 'mcp', '--index', fixture], { input: text, encoding: 'utf8', timeout: 60_000, maxBuffer: 1 << 20 });
+    assert.equal(r.status, 0, r.stderr);
+    const replies = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const byId = (id) => replies.find((m) => m.id === id);
+    for (const id of ids) {
+      assert.equal(byId(id).error.code, -32600, JSON.stringify(byId(id)).slice(0, 300));
+      assert.match(byId(id).error.message, /^Invalid Request: the request is \d+ bytes, over the 8388608 a line may take$/);
+    }
+    if (ids.length === 0) {
+      assert.ok(byId(4).result.tools.length > 3, 'a last line without its newline is answered');
+      continue;
+    }
+    assert.equal(byId('one more').error.message, `Invalid Request: the request is ${MAX + 1} bytes, over the 8388608 a line may take`);
+    assert.equal(byId('exact').result.isError, true, 'a line of exactly 8 MiB (and CRLF) is read; the tool refuses its query');
+    assert.equal(byId(2).result.structuredContent.results.length, 1, 'served after the long lines');
+    assert.equal(replies.length, 7, JSON.stringify(replies.map((m) => m.id)));
+    assert.equal(byId(7), undefined, 'an id inside the arguments is not the request\'s');
+    assert.equal(byId(8), undefined, 'a reply gets no reply');
+    assert.equal((r.stderr.match(/groundgate mcp: a line of \d+ bytes skipped \(over 8388608\); no id at either end to answer\n/g) || []).length, 2);
+    assert.doesNotMatch(r.stderr, /ReadBuffer/);
   }
-  assert.equal(byId(2).result.structuredContent.results.length, 1, 'served after the long lines');
-  assert.equal(replies.length, 5, JSON.stringify(replies.map((m) => m.id)));
-  assert.equal(byId(7), undefined, 'an id inside the arguments is not the request\'s');
-  assert.match(r.stderr, /groundgate mcp: a line of \d+ bytes skipped \(over 8388608\); no id at either end to answer\n/);
-  assert.doesNotMatch(r.stderr, /ReadBuffer/);
 });
 
 test('concurrent calls each get their own answer', async () => {

@@ -163,7 +163,7 @@ function invalidRequest(types, message) {
   return 'not a JSON-RPC 2.0 request';
 }
 
-/** The longest request line the server reads (the SDK's own limit, 10 MiB, closes the transport). */
+/** The longest request line the server reads, line end aside (the SDK's own limit, 10 MiB, closes the transport). */
 const MAX_LINE = 8 * 1024 * 1024;
 
 /** The bytes kept from each end of a line too long to read, to find its id. */
@@ -172,13 +172,18 @@ const ENDS = 4096;
 /**
  * The id of a request line too long to parse, read from either end of it (`head`, `tail`): a
  * whole-number or string `"id"` member that opens the object, or that closes it (where the SDK's
- * clients put it); `undefined` when neither end shows one.
+ * clients put it); `undefined` when neither end shows one, or when the head shows a reply
+ * (`"result"` or `"error"` first, or right after `"jsonrpc"` and `"id"`): a reply gets none.
  */
 function idAtEnds(head, tail) {
   const value = String.raw`(-?\d{1,15}|"(?:[^"\\\x00-\x1f]|\\.){0,256}")`;
-  const first = new RegExp(String.raw`^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*${value}\s*,`);
+  const opening = String.raw`^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?`;
+  const reply = new RegExp(String.raw`${opening}(?:"id"\s*:\s*${value}\s*,\s*)?"(?:result|error)"\s*:`);
+  const first = new RegExp(String.raw`${opening}"id"\s*:\s*${value}\s*,`);
   const last = new RegExp(String.raw`,\s*"id"\s*:\s*${value}\s*\}\s*$`);
-  const m = first.exec(head.toString('utf8')) || last.exec(tail.toString('utf8'));
+  const start = head.toString('utf8');
+  if (reply.test(start)) return undefined;
+  const m = first.exec(start) || last.exec(tail.toString('utf8'));
   if (!m) return undefined;
   try {
     return JSON.parse(m[1]);
@@ -187,15 +192,24 @@ function idAtEnds(head, tail) {
   }
 }
 
+/** How many bytes of `line`'s end are its line end: `\n` or `\r\n` (none for a last line without). */
+function lineEnd(line) {
+  const n = line.length;
+  if (n === 0 || line[n - 1] !== 10) return 0;
+  return n > 1 && line[n - 2] === 13 ? 2 : 1;
+}
+
 /**
  * `input` as the SDK's stdio transport reads it, less the lines that are JSON objects with a
  * readable id (a string or a number) but not JSON-RPC 2.0 requests (`"jsonrpc": "1.0"`, `"params":
  * 5`): each is answered by `refuse(id, why)` and not passed on, where the SDK would only report it
  * and the client would wait for its reply for ever. A line longer than `MAX_LINE` is not kept
- * (memory stays bounded) and is refused the same way when either end shows its id; the SDK would
- * close the transport on it and answer nothing more. Every other line passes unchanged, in order;
- * a message without an id, or with `result` / `error` (a reply), gets no reply here (two peers
- * would answer each other's replies for ever).
+ * (memory stays bounded) and is refused the same way when either end shows its id, else named by
+ * `note`; the SDK would close the transport on it and answer nothing more. A UTF-8 byte order mark
+ * opening a line is dropped, and a last line without its newline gets one (the SDK reads only
+ * whole lines). Every other line passes unchanged, in order; a message without an id, or with
+ * `result` / `error` (a reply), gets no reply here (two peers would answer each other's replies
+ * for ever).
  */
 function requestsChecked(input, types, refuse, note) {
   const { Transform } = require('node:stream');
@@ -215,15 +229,39 @@ function requestsChecked(input, types, refuse, note) {
     refuse(id, why);
     return true;
   };
-  // The line being read: its pieces and their size; once over MAX_LINE, only its two ends.
+  const tooLong = (head, tail, size) => {
+    const id = idAtEnds(head, tail);
+    if (id === undefined) note(`a line of ${size} bytes skipped (over ${MAX_LINE}); no id at either end to answer`);
+    else refuse(id, `the request is ${size} bytes, over the ${MAX_LINE} a line may take`);
+  };
+  // The line being read: its pieces and their size while it may still be kept (up to MAX_LINE
+  // and a line end); past that, only its two ends and its size.
   let parts = [];
   let size = 0;
   let over = null;
-  const tooLong = () => {
-    const id = idAtEnds(over.head, over.tail);
-    const why = `the request is ${over.size} bytes, over the ${MAX_LINE} a line may take`;
-    if (id === undefined) note(`a line of ${over.size} bytes skipped (over ${MAX_LINE}); no id at either end to answer`);
-    else refuse(id, why);
+  /** The line read so far is whole: the line to pass on, or null. */
+  const finish = () => {
+    let line = null;
+    if (over) {
+      tooLong(over.head, over.tail, over.size - lineEnd(over.tail));
+    } else if (size > 0) {
+      line = parts.length === 1 ? parts[0] : Buffer.concat(parts);
+      const end = lineEnd(line);
+      if (line.length - end > MAX_LINE) {
+        tooLong(line.subarray(0, ENDS), line.subarray(-ENDS), line.length - end);
+        line = null;
+      } else {
+        // A UTF-8 byte order mark (a Windows editor's, a PowerShell pipe's) is not part of the
+        // JSON: without it the line is read, as the JSON Lines faces read it.
+        if (line[0] === 0xef && line[1] === 0xbb && line[2] === 0xbf) line = line.subarray(3);
+        if (end === 0) line = Buffer.concat([line, Buffer.from('\n')]);
+        if (refused(line)) line = null;
+      }
+    }
+    parts = [];
+    size = 0;
+    over = null;
+    return line;
   };
   const lines = new Transform({
     transform(chunk, _encoding, done) {
@@ -237,37 +275,23 @@ function requestsChecked(input, types, refuse, note) {
         if (over) {
           over.size += piece.length;
           over.tail = Buffer.concat([over.tail, piece]).subarray(-ENDS);
-        } else if (size + piece.length > MAX_LINE) {
+        } else if (size + piece.length > MAX_LINE + 2) {
           const line = Buffer.concat([...parts, piece]);
           over = { head: Buffer.from(line.subarray(0, ENDS)), tail: Buffer.from(line.subarray(-ENDS)), size: line.length };
           parts = [];
-          size = 0;
         } else {
           parts.push(piece);
           size += piece.length;
         }
         if (at === -1) break;
-        if (over) {
-          tooLong();
-          over = null;
-        } else {
-          let line = parts.length === 1 ? parts[0] : Buffer.concat(parts);
-          // A UTF-8 byte order mark (a Windows editor's, a PowerShell pipe's) is not part of the
-          // JSON: without it the line is read, as the JSON Lines faces read it.
-          if (line[0] === 0xef && line[1] === 0xbb && line[2] === 0xbf) line = line.subarray(3);
-          if (!refused(line)) kept.push(line);
-        }
-        parts = [];
-        size = 0;
+        const line = finish();
+        if (line) kept.push(line);
       }
       done(null, kept.length ? Buffer.concat(kept) : undefined);
     },
     flush(done) {
-      if (over) {
-        tooLong();
-        return done();
-      }
-      done(null, parts.length ? Buffer.concat(parts) : undefined);
+      const line = finish();
+      done(null, line || undefined);
     },
   });
   return input.pipe(lines);
@@ -305,8 +329,47 @@ async function run(argv) {
 
   await server.connect(transport);
   process.stderr.write(`groundgate mcp: serving ${engine.instances().join(', ')} on stdio\n`);
-  input.on('end', () => server.close()); // after the last line has reached the transport
+  closeWhenAnswered(server, transport, input);
   await closed;
+}
+
+/** Longest wait, once stdin has ended, for the requests still being answered. */
+const DRAIN_MS = 10_000;
+
+/**
+ * Close the server when `input` has ended and every request it brought has its reply: closing at
+ * once would abort a request still being handled (the SDK sends no reply for an aborted one), so
+ * the last request of `… | groundgate mcp` would go unanswered. A request the client cancels
+ * (`notifications/cancelled`) is not waited for, nor is any past DRAIN_MS.
+ */
+function closeWhenAnswered(server, transport, input) {
+  const open = new Set();
+  let ended = false;
+  let closing = false;
+  const close = () => {
+    if (!closing) server.close();
+    closing = true;
+  };
+  const done = () => {
+    if (ended && open.size === 0) close();
+  };
+  const receive = transport.onmessage;
+  transport.onmessage = (message, extra) => {
+    if (message && typeof message.method === 'string' && 'id' in message) open.add(message.id);
+    if (message && message.method === 'notifications/cancelled' && message.params) open.delete(message.params.requestId);
+    receive(message, extra);
+    done();
+  };
+  const send = transport.send.bind(transport);
+  transport.send = (message, options) => send(message, options).finally(() => {
+    if (message && ('result' in message || 'error' in message)) open.delete(message.id);
+    done();
+  });
+  input.on('end', () => {
+    ended = true;
+    done();
+    setTimeout(close, DRAIN_MS).unref();
+  });
 }
 
 module.exports = { summary, run, createServer, instructions };
