@@ -141,25 +141,30 @@ pub fn os_message(e: &std::io::Error) -> String {
     chars.next().map(|c| c.to_lowercase().chain(chars).collect()).unwrap_or_default()
 }
 
-/// A caller's value as an error message echoes it, quoted (`{:?}`): whole up to `max` characters,
-/// else its first `max` and "…" — a megabyte of source id or heading is not sent back to the caller
-/// (or into an agent's context through MCP).
 /// Most characters of an error's `detail`: a message that quotes what the caller passed (serde's
 /// "unknown field `…`", a refused value) stays a line for a log, however large the input was.
 pub const MAX_DETAIL_CHARS: usize = 1_000;
 
+/// The byte offset after the first `max` characters of `text`, when it has more.
+fn cut_at(text: &str, max: usize) -> Option<usize> {
+    text.char_indices().nth(max).map(|(at, _)| at)
+}
+
 /// `detail` cut to [`MAX_DETAIL_CHARS`], with "…" where it was cut.
 fn bounded(mut detail: String) -> String {
-    if let Some((at, _)) = detail.char_indices().nth(MAX_DETAIL_CHARS) {
+    if let Some(at) = cut_at(&detail, MAX_DETAIL_CHARS) {
         detail.truncate(at);
         detail.push('…');
     }
     detail
 }
 
+/// A caller's value as an error message echoes it, quoted (`{:?}`): whole up to `max` characters,
+/// else its first `max` and "…" — a megabyte of source id or heading is not sent back to the caller
+/// (or into an agent's context through MCP).
 pub(crate) fn shown(value: &str, max: usize) -> String {
-    match value.char_indices().nth(max) {
-        Some((at, _)) => format!("{:?}…", &value[..at]),
+    match cut_at(value, max) {
+        Some(at) => format!("{:?}…", &value[..at]),
         None => format!("{value:?}"),
     }
 }
