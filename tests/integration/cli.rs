@@ -403,6 +403,12 @@ fn rules_and_route_eval() {
     assert!(text.contains("form accuracy 7/7 = 100.0%"), "{text}");
     assert!(text.contains("polite requests → question 2/2"), "{text}");
     assert!(text.contains("sentences routed push: 0"), "{text}");
+    // Several label files, as calibrate, audit and curve take them: their prompts together.
+    let l = labels.to_str().expect("p");
+    let out = groundgate(&["route-eval", "--labels", l, l, "--index", idx.to_str().expect("p")], "");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).expect("utf8");
+    assert!(text.contains("form accuracy 14/14 = 100.0%"), "{text}");
 }
 
 #[test]
@@ -560,7 +566,6 @@ fn every_jsonl_loop_names_an_over_long_lines_full_length_and_goes_on() {
 /// quietly with success, never a panic ("failed printing to stdout") or an error message.
 #[test]
 fn closed_stdout_is_a_quiet_success() {
-    use std::process::{Command, Stdio};
     let idx = excerpt_index_file("closed-stdout.ggi");
     let p = idx.to_str().expect("path");
     let labels = std::env::temp_dir().join(format!("groundgate-closed-{}.jsonl", std::process::id()));
@@ -584,13 +589,7 @@ fn closed_stdout_is_a_quiet_success() {
     for args in runs {
         let (reader, writer) = std::io::pipe().expect("pipe");
         drop(reader);
-        let out = Command::new(env!("CARGO_BIN_EXE_groundgate"))
-            .args(args)
-            .stdin(Stdio::null())
-            .stdout(writer)
-            .stderr(Stdio::piped())
-            .output()
-            .expect("run");
+        let out = output_to(args, writer.into());
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(out.status.success() && err.is_empty(), "{args:?}: {:?} {err}", out.status);
     }
@@ -602,7 +601,6 @@ fn closed_stdout_is_a_quiet_success() {
 #[cfg(target_os = "linux")]
 #[test]
 fn a_full_disk_is_an_error_not_a_lost_answer() {
-    use std::process::{Command, Stdio};
     let idx = excerpt_index_file("full-disk.ggi");
     let p = idx.to_str().expect("path");
     let runs: [&[&str]; 8] = [
@@ -617,15 +615,20 @@ fn a_full_disk_is_an_error_not_a_lost_answer() {
     ];
     for args in runs {
         let full = std::fs::OpenOptions::new().write(true).open("/dev/full").expect("/dev/full");
-        let out = Command::new(env!("CARGO_BIN_EXE_groundgate"))
-            .args(args)
-            .stdin(Stdio::null())
-            .stdout(full)
-            .stderr(Stdio::piped())
-            .output()
-            .expect("run");
+        let out = output_to(args, full.into());
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
         assert!(err.starts_with("groundgate: ") && err.contains("space"), "{args:?}: {err}");
     }
+}
+
+/// Run the CLI with `args`, no stdin, stdout to `stdout`, stderr captured.
+fn output_to(args: &[&str], stdout: std::process::Stdio) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_groundgate"))
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        .stdout(stdout)
+        .stderr(std::process::Stdio::piped())
+        .output()
+        .expect("run")
 }

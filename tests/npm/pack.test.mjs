@@ -530,7 +530,7 @@ test('bin: bad input is a message and an exit code, never a stack trace', () => 
   // A folder as stdin is an error, never an empty success; -h and `help ask` give a command's help.
   const folder = run(bin, ['search', '--index', fixture, '--jsonl'], { stdio: [openSync(scratch, 'r'), 'pipe', 'pipe'] });
   assert.equal(folder.status, 1, folder.stderr);
-  assert.match(folder.stderr, /^groundgate: stdin: Is a directory/);
+  assert.match(folder.stderr, /^groundgate: stdin: is a directory\n$/);
   // A full disk is one line and exit 1, never a stack trace (a closed pipe stays a quiet success).
   if (existsSync('/dev/full')) {
     for (const args of [['sources', '--index', fixture], ['ask', '--index', fixture, '--', '대한민국의 주권은 누구에게 있나요?']]) {

@@ -566,7 +566,12 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(e) => {
-            eprintln!("groundgate: {}", printable(&e.to_string()));
+            // An operating-system error without a file (stdin, stdout) in the words every face uses.
+            let text = match e.downcast_ref::<std::io::Error>() {
+                Some(io) => groundgate::os_message(io),
+                None => e.to_string(),
+            };
+            eprintln!("groundgate: {}", printable(&text));
             ExitCode::FAILURE
         }
     }

@@ -18,7 +18,8 @@ pub fn eval(files: &[PathBuf], indexes: &[PathBuf], misses: usize) -> Result<(),
     Ok(())
 }
 
-/// The cases of one label file; a line without an `id` is named `line<N>` after its line.
+/// The cases of one label file; a line without an `id` is named `FILE:N` after its file and line
+/// (unique across several files).
 fn read_cases(labels: &Path) -> Result<Vec<Case>, Box<dyn std::error::Error>> {
     let text = crate::files::read_text(labels)?;
     let mut cases = Vec::new();
@@ -36,7 +37,7 @@ fn read_cases(labels: &Path) -> Result<Vec<Case>, Box<dyn std::error::Error>> {
             .into());
         }
         cases.push(Case {
-            id: get("id").unwrap_or_else(|| format!("line{}", n + 1)),
+            id: get("id").unwrap_or_else(|| format!("{}:{}", labels.display(), n + 1)),
             prompt: get("prompt").ok_or_else(|| format!("{}:{}: no \"prompt\"", labels.display(), n + 1))?,
             kind,
             polite: v["polite"].as_bool().unwrap_or(false),

@@ -6,7 +6,7 @@
 // other write error (a full disk) is one line on stderr and exit 1, never a stack trace.
 process.stdout.on('error', (e) => {
   if (e.code === 'EPIPE') process.exit(0);
-  process.stderr.write(`groundgate: cannot write the output: ${e.message}\n`);
+  process.stderr.write(`groundgate: cannot write the output: ${require('../lib/load').systemMessage(e)}\n`);
   process.exit(1);
 });
 

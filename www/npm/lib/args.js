@@ -1,7 +1,9 @@
 'use strict';
 // Command-line flags, parsed the way the native CLI (clap) reads them: `--name value`,
-// `--name=value`, boolean `--flag`, `-h` for `--help` (other short flags refused), options that take several values (`--index a.ggi b.ggi`: every
-// following word up to the next `--flag` or `--`), positional words, and `--` ending the flags.
+// `--name=value`, boolean `--flag`, `-h` for `--help` (other short flags refused), options that
+// take several values (`--index a.ggi b.ggi`: every following word up to the next word that starts
+// with '-', as clap stops there; a value that starts with '-' is written `--name=-value`),
+// positional words, and `--` ending the flags.
 // A spec maps each flag to {type: 'string'|'boolean', multiple?, repeat?, choices?, default?,
 // required?, requires?}: `multiple` takes every following word (clap's `num_args = 1..`), `multiple`
 // with `repeat` one value per occurrence (`--index a --index b`). Every mistake is a UsageError (exit code 2), never a stack trace.
@@ -34,7 +36,11 @@ function parse(argv, spec, command) {
         if (!opt.multiple || opt.repeat) break;
       }
     }
-    if (got.length === 0) throw new UsageError(`--${name} needs a value`);
+    if (got.length === 0) {
+      const next = argv[i];
+      const tip = next !== undefined && next !== '--' && next.startsWith('-') ? ` (a value that starts with '-' is written --${name}=${next})` : '';
+      throw new UsageError(`--${name} needs a value${tip}`);
+    }
     for (const v of got) {
       if (opt.choices && !opt.choices.includes(v)) {
         throw new UsageError(`invalid value '${v}' for --${name}: one of ${opt.choices.join(', ')}`);

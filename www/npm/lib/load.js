@@ -110,7 +110,7 @@ function stdinReadable() {
   } catch {
     // No stdin to look at (closed): it reads as empty, as natively.
   }
-  if (folder) throw new Error('stdin: Is a directory (os error 21)');
+  if (folder) throw new Error(`stdin: ${LIBC_WORDS.EISDIR}`);
 }
 
 /**
