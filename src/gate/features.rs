@@ -163,17 +163,20 @@ fn words(
     let n = query.iter().map(|t| t.word as usize + 1).max().unwrap_or(0);
     // Per word: the word, and (least df, least general Zipf) over its known terms.
     let mut words: Vec<Option<(Word, Rarest)>> = vec![None; n];
-    let mut seen: Vec<&str> = Vec::new();
+    // Whether each token is its term's first in the query: one sort, not a scan of the terms seen
+    // before each (quadratic in a long prompt).
+    let mut order: Vec<usize> = (0..query.len()).collect();
+    crate::sort::sort_by(&mut order, |&a, &b| query[a].term.cmp(&query[b].term)); // ties in query order
+    let mut first = vec![false; query.len()];
+    for (k, &i) in order.iter().enumerate() {
+        first[i] = k == 0 || query[order[k - 1]].term != query[i].term;
+    }
     // The attainable maximum: every term of the query matched once in a chunk of average length
     // scores its IDF (BM25 at tf = 1, dl = avgdl); an unknown term counts at its word's weight.
     // Each distinct term's part of it, in query order: its IDF, or the word whose weight it takes.
     let mut parts: Vec<Result<f64, usize>> = Vec::new();
-    for t in query {
+    for (t, &first_time) in query.iter().zip(&first) {
         let fact = facts(&t.term);
-        let first_time = !seen.contains(&t.term.as_str());
-        if first_time {
-            seen.push(&t.term);
-        }
         let hangul = t.term.chars().all(korean::is_hangul_syllable);
         let w = match fact {
             Some(f) => f.idf,
