@@ -114,6 +114,11 @@ impl Allocs {
         if bytes.is_empty() {
             return Ok(T::default());
         }
+        // An array would bind the fields by position (serde reads a struct from a sequence),
+        // past the unknown-field check: options are an object, as on the other faces.
+        if bytes.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
+            return Err(Error::invalid(what, "must be a JSON object"));
+        }
         serde_json::from_slice(bytes).map_err(|e| Error::invalid(what, e.to_string()))
     }
 }
@@ -164,8 +169,9 @@ pub extern "C" fn gg_abi_version() -> u32 {
     ABI_VERSION
 }
 
-/// Reserve `len` bytes (zeroed) for the host to write into; returns their address, 0 if memory is
-/// exhausted.
+/// Reserve `len` bytes (zeroed) for the host to write into; returns their address, 0 if the
+/// buffer itself does not fit. Keeping its record also allocates: once memory is nearly full that
+/// can fail and abort the module (see the module's notes on memory).
 #[unsafe(no_mangle)]
 pub extern "C" fn gg_alloc(len: usize) -> usize {
     let mut buf = Vec::new();
@@ -315,7 +321,7 @@ pub extern "C" fn gg_search(
 pub extern "C" fn gg_clear_session(engine: u32, session_ptr: usize, session_len: usize) -> i32 {
     call(|st| {
         let session = st.allocs.text(session_ptr, session_len, "session")?;
-        st.engines.get(engine)?.clear_session(session);
+        st.engines.get(engine)?.clear_session(session)?;
         json(&())
     })
 }
@@ -451,6 +457,20 @@ mod tests {
         assert_eq!(gg_free(buf.0), FAILED);
         let cfg = put(br#"{"top_k":"many"}"#);
         assert_eq!(gg_engine_new(cfg.0, cfg.1), 0);
+        assert_eq!(result()["code"], "invalid_argument");
+        // Options and config are objects: an array would bind fields by position (verify: false).
+        let whole = put(&idx);
+        let by_position = put(br#" [null,null,[],false]"#);
+        assert_eq!(
+            gg_add_instance(h, name.0, name.1, whole.0, whole.1, by_position.0, by_position.1),
+            FAILED
+        );
+        assert_eq!(result()["message"], "invalid options: must be a JSON object");
+        let cfg = put(b"[1,1,1]");
+        assert_eq!(gg_engine_new(cfg.0, cfg.1), 0);
+        assert_eq!(result()["code"], "invalid_argument");
+        // A session id ask would refuse is refused by clear too.
+        assert_eq!(gg_clear_session(h, 0, 0), FAILED);
         assert_eq!(result()["code"], "invalid_argument");
     }
 
