@@ -555,8 +555,14 @@ impl Engine {
                 format!("{}: use 1–64 ASCII letters, digits, - or _", shown(name, 64)),
             ));
         }
-        if self.instances.iter().any(|i| i.name == name) {
-            return Err(Error::invalid("instance name", format!("{name:?} is already loaded")));
+        if let Some(other) = self.instances.iter().find(|i| i.name.eq_ignore_ascii_case(name)) {
+            let detail = if other.name == name {
+                format!("{name:?} is already loaded")
+            } else {
+                // A `#tag` names an instance whatever its case: one of the two could not be forced.
+                format!("{name:?} differs from the loaded {:?} only in case", other.name)
+            };
+            return Err(Error::invalid("instance name", detail));
         }
         for (what, t) in [("sufficiency", opts.sufficiency), ("relevance", opts.relevance)] {
             if t.is_some_and(|t| !(0.0..=1.0).contains(&t)) {
@@ -591,6 +597,8 @@ impl Engine {
     pub fn remove_instance(&mut self, name: &str) -> Result<()> {
         let i = self.position(name)?;
         self.instances.remove(i);
+        // Its chunk numbers mean nothing to an index loaded later under the same name.
+        self.sessions.forget_instance(name);
         Ok(())
     }
 
@@ -635,9 +643,12 @@ impl Engine {
         search::search(&self.instances[self.position(instance)?].index, query, k)
     }
 
-    /// Forget what a session has been shown.
-    pub fn clear_session(&mut self, session: &str) {
+    /// Forget what a session has been shown. An id `ask` would refuse (empty, over 256 bytes) is
+    /// refused here too, not taken as a session that was never there.
+    pub fn clear_session(&mut self, session: &str) -> Result<()> {
+        session::check_id(session)?;
         self.sessions.clear(session);
+        Ok(())
     }
 
     /// What a session has been shown within the dedup window, for a host to store between
@@ -1208,6 +1219,31 @@ mod tests {
         e.add_instance("u", bytes, InstanceOptions::default()).expect("intact");
         let opts: InstanceOptions = serde_json::from_str(r#"{"anchors":["임기"]}"#).expect("options");
         assert!(opts.verify, "verify is on unless turned off");
+    }
+
+    #[test]
+    fn names_that_differ_only_in_case_are_refused_and_removing_forgets_shown_chunks() {
+        let bytes = crate::test_index::of_texts(&[
+            "대통령의 임기는 5년으로 하며, 중임할 수 없다.",
+            "국회의원의 임기는 4년으로 한다.",
+        ]);
+        let mut e = Engine::new(Config::default()).expect("engine");
+        e.add_instance("probe", bytes.clone(), InstanceOptions::default()).expect("first");
+        let err = e.add_instance("PROBE", bytes.clone(), InstanceOptions::default()).expect_err("case");
+        assert!(err.to_string().contains("only in case"), "{err}");
+        assert_eq!(e.clear_session("").expect_err("empty id").code(), "invalid_argument");
+        let opts = AskOptions { session: Some("s".into()), ..AskOptions::default() };
+        let shown = e.ask("#probe 대통령의 임기는 몇 년인가요?", &opts).expect("ask");
+        assert!(!shown.evidence.is_empty());
+        assert!(!e.export_session("s").expect("export").shown.is_empty());
+        // Another index under the same name: its chunk numbers were never shown.
+        e.remove_instance("probe").expect("remove");
+        assert!(e.export_session("s").expect("export").shown.is_empty());
+        let other =
+            crate::test_index::of_texts(&["대통령의 임기가 끝나기 70일 내지 40일 전에 후임자를 선거한다."]);
+        e.add_instance("probe", other, InstanceOptions::default()).expect("another index");
+        let again = e.ask("#probe 대통령의 임기는 몇 년인가요?", &opts).expect("ask");
+        assert!(again.log.instances[0].dedup_skipped.is_empty(), "{:?}", again.log.instances[0]);
     }
 
     #[test]

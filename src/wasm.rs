@@ -587,8 +587,7 @@ impl WasmEngine {
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "string")] session: JsValue,
     ) -> Result<(), JsValue> {
-        self.engine.clear_session(&string_arg(&session, "session")?);
-        Ok(())
+        self.engine.clear_session(&string_arg(&session, "session")?).map_err(js_error)
     }
 
     /// What `session` has been shown within the dedup window, as text to store between processes

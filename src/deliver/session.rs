@@ -324,6 +324,14 @@ impl Sessions {
             self.sessions.remove(at);
         }
     }
+
+    /// Forget every session's chunks of `instance` (unloaded: another index may take its name and
+    /// chunk numbers). The lines stay: text a session was shown, it was shown.
+    pub fn forget_instance(&mut self, instance: &str) {
+        for (_, s) in &mut self.sessions {
+            s.injected.retain(|(i, _, _)| i != instance);
+        }
+    }
 }
 
 #[cfg(test)]

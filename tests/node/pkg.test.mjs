@@ -94,5 +94,8 @@ test('Engine.addInstance checks every checksum unless told the host did: an alte
   assert.equal(engine.search('x', '대한민국의 주권', 1)[0].article, '제1조');
   engine.addInstance('y', altered, { verify: false });
   assert.deepEqual(engine.instances(), ['x', 'y']);
+  // A #tag names an instance whatever its case: names that differ only in case are refused.
+  assert.throws(() => engine.addInstance('X', bytes), (e) => e.code === 'invalid_argument' && /only in case/.test(e.message));
+  assert.throws(() => engine.clearSession(''), (e) => e.code === 'invalid_argument' && /session/.test(e.message));
   engine.free();
 });
