@@ -260,8 +260,8 @@ impl Sessions {
 
     /// Merge a stored session state: each chunk keeps its latest time, entries not [`fresh`] are
     /// dropped (a window or more before or after `now_ms`), times a little after `now_ms` count as
-    /// `now_ms`. Returns how many entries
-    /// the session holds afterwards. Checks everything before changing anything.
+    /// `now_ms`. Returns how many entries the session holds afterwards. Checks everything before
+    /// changing anything.
     pub fn import(&mut self, state: &SessionState, now_ms: u64, window_ms: u64) -> Result<usize> {
         check_id(&state.session)?;
         if state.shown.len() > MAX_SHOWN {
