@@ -13,6 +13,8 @@
 //!    error `{"code","message"}` on failure — is at `gg_result_ptr()` for `gg_result_len()` bytes,
 //!    owned by the module and valid until the next call.
 //! 3. `gg_engine_new(config)` returns an engine handle (≥ 1), or 0 on error (the result holds it).
+//!    Handles count up and are never reused; `gg_engine_free` returns the engine's memory, so a
+//!    host may make an engine per request.
 //!
 //! | call | arguments | result JSON |
 //! |---|---|---|
@@ -77,9 +79,15 @@ struct State {
 #[derive(Default)]
 struct Allocs(BTreeMap<usize, Vec<u8>>);
 
-/// Engines by handle − 1; `None` once freed (handles are never reused).
+/// Live engines by handle. A freed engine leaves the map, so memory follows the live engines however
+/// many come and go; handles count up from 1 and are never reused (a stale handle cannot reach a
+/// newer engine), up to `i32::MAX` — the ABI passes them as wasm `i32`.
 #[derive(Default)]
-struct Engines(Vec<Option<Engine>>);
+struct Engines {
+    live: BTreeMap<u32, Engine>,
+    /// The last handle issued (0: none yet).
+    issued: u32,
+}
 
 thread_local! {
     static STATE: RefCell<State> = RefCell::new(State::default());
@@ -125,12 +133,26 @@ impl Allocs {
 
 impl Engines {
     fn get(&mut self, handle: u32) -> Result<&mut Engine> {
-        (handle as usize)
-            .checked_sub(1)
-            .and_then(|i| self.0.get_mut(i))
-            .and_then(Option::as_mut)
-            .ok_or_else(|| Error::invalid("engine", format!("{handle} is not a live engine handle")))
+        self.live.get_mut(&handle).ok_or_else(|| not_live(handle))
     }
+
+    /// Keep `engine` under a new handle.
+    fn insert(&mut self, engine: Engine) -> Result<u32> {
+        let handle = self.issued.checked_add(1).filter(|&h| h <= i32::MAX as u32).ok_or_else(|| {
+            Error::invalid("engine", "every engine handle has been issued: instantiate the module again")
+        })?;
+        self.issued = handle;
+        self.live.insert(handle, engine);
+        Ok(handle)
+    }
+
+    fn remove(&mut self, handle: u32) -> Result<()> {
+        self.live.remove(&handle).map(drop).ok_or_else(|| not_live(handle))
+    }
+}
+
+fn not_live(handle: u32) -> Error {
+    Error::invalid("engine", format!("{handle} is not a live engine handle"))
 }
 
 impl State {
@@ -210,9 +232,7 @@ pub extern "C" fn gg_engine_new(config_ptr: usize, config_len: usize) -> u32 {
         let config: Config = st.allocs.options(config_ptr, config_len, "config")?;
         let mut engine = Engine::new(config)?;
         engine.set_clock(Box::new(FixedClock(0)));
-        st.engines.0.push(Some(engine));
-        handle =
-            u32::try_from(st.engines.0.len()).map_err(|_| Error::invalid("engine", "too many engines"))?;
+        handle = st.engines.insert(engine)?;
         json(&handle)
     });
     handle
@@ -222,8 +242,7 @@ pub extern "C" fn gg_engine_new(config_ptr: usize, config_len: usize) -> u32 {
 #[unsafe(no_mangle)]
 pub extern "C" fn gg_engine_free(engine: u32) -> i32 {
     call(|st| {
-        st.engines.get(engine)?;
-        st.engines.0[engine as usize - 1] = None;
+        st.engines.remove(engine)?;
         json(&())
     })
 }
@@ -424,6 +443,33 @@ mod tests {
         assert_eq!(gg_engine_free(h), OK);
         assert_eq!(gg_instances(h), FAILED);
         assert_eq!(result()["code"], "invalid_argument");
+    }
+
+    #[test]
+    fn engines_come_and_go_in_bounded_memory_and_handles_are_never_reused() {
+        let first = gg_engine_new(0, 0);
+        assert_eq!(gg_engine_free(first), OK);
+        let mut last = first;
+        for _ in 0..500 {
+            let h = gg_engine_new(0, 0);
+            assert!(h > last, "handle {h} after {last}");
+            assert_eq!(gg_engine_free(h), OK);
+            last = h;
+        }
+        STATE.with(|s| assert!(s.borrow().engines.live.is_empty()));
+        // A freed handle stays dead although newer engines live.
+        let live = gg_engine_new(0, 0);
+        assert_eq!(gg_instances(first), FAILED);
+        assert_eq!(result()["code"], "invalid_argument");
+        assert_eq!(gg_instances(live), OK);
+        // The last handle a wasm i32 holds, then a typed error (nothing kept), never a wrap to 0.
+        STATE.with(|s| s.borrow_mut().engines.issued = i32::MAX as u32 - 1);
+        assert_eq!(gg_engine_new(0, 0), i32::MAX as u32);
+        assert_eq!(gg_engine_new(0, 0), 0);
+        assert_eq!(result()["code"], "invalid_argument");
+        assert!(result()["message"].as_str().unwrap().contains("instantiate"), "{}", result());
+        STATE.with(|s| assert_eq!(s.borrow().engines.live.len(), 2));
+        assert_eq!(gg_instances(live), OK);
     }
 
     #[test]

@@ -172,6 +172,11 @@ impl Host {
         self.raw("gg_abi_version", ())
     }
 
+    /// The module's linear memory in bytes (it only grows).
+    pub fn memory_bytes(&self) -> usize {
+        self.memory.data_size(&self.store)
+    }
+
     /// `gg_engine_new`: a handle, or the error.
     pub fn engine_new(&mut self, config: &str) -> wasmtime::Result<Result<u32, String>> {
         let (ptr, len) = if config.is_empty() { (0, 0) } else { self.put(config.as_bytes())? };

@@ -160,6 +160,28 @@ fn the_api_round_trip() {
 }
 
 #[test]
+fn engines_that_come_and_go_leave_the_memory_as_it_was() {
+    // A host that makes an engine per request: once warm, each cycle frees what it allocated, so
+    // the module's memory must not grow (it did by a slot per engine ever made: 50,000 engines
+    // took 10 MB more).
+    let mut h = host();
+    let bytes = std::fs::read(root().join("tests/fixtures/v1/excerpts.ggi")).unwrap();
+    let engine = h.engine_new("").unwrap().unwrap();
+    h.add_instance(engine, "x", &bytes, "").unwrap().ok();
+    h.ask(engine, "대한민국의 주권은 누구에게 있나요?", "").unwrap().ok();
+    h.engine_free(engine).unwrap().ok();
+    let warm = h.memory_bytes();
+    let mut last = engine;
+    for _ in 0..50_000 {
+        let next = h.engine_new("").unwrap().unwrap();
+        assert!(next > last, "handle {next} after {last}: handles count up, never reused");
+        h.engine_free(next).unwrap().ok();
+        last = next;
+    }
+    assert_eq!(h.memory_bytes(), warm, "memory grew over 50,000 engines made and freed");
+}
+
+#[test]
 fn an_argument_too_large_to_copy_is_a_typed_error_not_an_abort() {
     // An embedder caps the module's memory at 256 MiB and passes a 150 MiB argument: copying it
     // would need more than the memory left, and a failed allocation aborts a wasm module for good.
