@@ -180,6 +180,26 @@ test('the same question in one session, across processes: the evidence is not re
   for (const f of files) assert.match(fs.readFileSync(path.join(state, f), 'utf8'), /^groundgate-session 1\n(\w+ \d+ \d+\n)+$/);
 });
 
+test('an index rebuilt with new text mid-session: its chunks are shown again, not hidden as seen', async () => {
+  // Stored state names chunks by number; a rebuilt index gives those numbers to other text.
+  const scratch = path.join(dir, 'rebuilt');
+  fs.mkdirSync(path.join(scratch, 'docs'), { recursive: true });
+  fs.writeFileSync(path.join(scratch, 'hr.toml'), 'name = "hr"\ntitle = "HR"\n[[input]]\nformat = "markdown"\npath = "docs"\n');
+  const build = async (days) => {
+    fs.writeFileSync(path.join(scratch, 'docs', 'leave.md'), `# Vacation\n\nEmployees get ${days} vacation days a year.\n\n## Sick leave\n\nTen paid sick days.\n`);
+    const r = await run(process.execPath, [BIN, 'build', '--manifest', 'hr.toml', '--out', 'hr.ggi'], { cwd: scratch });
+    assert.equal(r.code, 0, r.stderr);
+  };
+  const input = JSON.stringify({ session_id: 'hr-session', prompt: 'How many vacation days do employees get? #hr' });
+  const ask = async () => contextOf(await run(process.execPath, [BIN, 'hook', 'claude-code', '--index', path.join(scratch, 'hr.ggi'), '--state', path.join(scratch, 'state')], { input }));
+  await build(20);
+  assert.match(await ask(), /20 vacation days/);
+  assert.doesNotMatch(await ask(), /vacation days a year/, 'shown once per session');
+  await build(25);
+  assert.match(await ask(), /25 vacation days/, 'the rebuilt text is new to the session');
+  assert.doesNotMatch(await ask(), /vacation days a year/, 'and then shown once too');
+});
+
 test('two prompts of one session at once: both answered, nothing shown twice, state intact', async () => {
   const state = path.join(dir, 'concurrent');
   const runs = await Promise.all([hook(DOMAIN, { session: 'c', state }), hook(DOMAIN, { session: 'c', state })]);

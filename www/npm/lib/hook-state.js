@@ -1,10 +1,11 @@
 'use strict';
 // Session dedup state on disk for hooks that run one process per prompt (Claude Code). One file a
-// session under the state directory, holding the engine's exported state (`Engine.exportSession`:
-// `groundgate-session 1` then `INSTANCE CHUNK AT_MS` lines). A session's read-ask-write runs under
-// a lock file (created with O_EXCL), so two prompts of one session at once neither lose nor repeat
-// what was shown; files are replaced by rename, so a reader never sees half a file. Expired entries
-// are dropped by the engine on import and export; files of sessions idle past the window are removed.
+// session (and set of indexes: `fileOf`) under the state directory, holding the engine's exported
+// state (`Engine.exportSession`: `groundgate-session 1` then `INSTANCE CHUNK AT_MS` lines). A
+// session's read-ask-write runs under a lock file (created with O_EXCL), so two prompts of one
+// session at once neither lose nor repeat what was shown; files are replaced by rename, so a reader
+// never sees half a file. Expired entries are dropped by the engine on import and export; files of
+// sessions idle past the window are removed.
 
 const crypto = require('node:crypto');
 const fs = require('node:fs');
@@ -23,9 +24,16 @@ function defaultDir() {
   return path.join(os.tmpdir(), 'groundgate-claude-code');
 }
 
-/** The state file of a session (session ids are arbitrary text: the name is their hash). */
-function fileOf(dir, session) {
-  return path.join(dir, `${crypto.createHash('sha256').update(session).digest('hex').slice(0, 32)}.session`);
+/**
+ * The state file of a session over the indexes `engine` holds (session ids are arbitrary text: the
+ * name is a hash). The stored lines name chunks by number, which a rebuilt index gives to other
+ * text: so the name also hashes each instance's name and content checksum, and a rebuilt index
+ * (or another set of indexes) starts the session afresh instead of hiding its new chunks.
+ */
+function fileOf(dir, session, engine) {
+  const hash = crypto.createHash('sha256').update(session);
+  for (const name of engine.instances()) hash.update(`\0${name}\0${engine.info(name).content_crc}`);
+  return path.join(dir, `${hash.digest('hex').slice(0, 32)}.session`);
 }
 
 function sleep(ms) {
@@ -128,7 +136,7 @@ function withSession(engine, dir, session, fn, warn) {
     warn(`cannot use the state directory ${dir}: ${e.message}; going on without dedup`);
     return fn();
   }
-  const file = fileOf(dir, session);
+  const file = fileOf(dir, session, engine);
   let release;
   try {
     release = lock(file);
