@@ -4,8 +4,10 @@
 // (www/vscode, built by `node www/vscode/build.mjs --package`) and a test-only extension with a
 // recording language model (tests/hosts/vscode-recorder) are installed; a workspace holds two default
 // indexes and a broken .ggi. Asserted: activation, the readable error for the broken index,
-// `vscode.lm.invokeTool` returning cited hits, and a chat request to @groundgate reaching the model
-// with the evidence and its citations. A screenshot of the chat lands in target/screenshots/.
+// `vscode.lm.invokeTool` returning cited hits, a chat request to @groundgate reaching the model
+// with the evidence and its citations, the tools still answering after a setting gets a bad value
+// and after Reload Indexes, and a second turn that carries the first and gets the evidence again
+// (no dedup: the model sees only its own turn's evidence). A screenshot lands in target/screenshots/.
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
@@ -87,7 +89,7 @@ test('the extension in code-server: activation, tools, @groundgate chat with cit
   browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
   await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(ws)}`);
-  await waitFor('the test driver (extension host)', () => fs.existsSync(out('ready.json')) || fs.existsSync(out('error.txt')), 120000);
+  await waitFor('the test driver (extension host)', () => fs.existsSync(out('ready.json')) || fs.existsSync(out('error.txt')), 180000);
   assert.ok(!fs.existsSync(out('error.txt')), fs.existsSync(out('error.txt')) && fs.readFileSync(out('error.txt'), 'utf8'));
   t.diagnostic(`code-server: extension host up and groundgate active ${Date.now() - t0} ms after start`);
 
@@ -115,6 +117,17 @@ test('the extension in code-server: activation, tools, @groundgate chat with cit
   assert.match(sent, /\[S1\] 국가연구개발혁신법 매뉴얼\(본권\) · as of \d{4}-\d{2} · /);
   assert.match(sent, /\n\[1\] S1 · p\.\d+/);
   assert.match(sent, /연구수당은 얼마까지 계상할 수 있나요\?$/);
+  // A bad setting, then Reload Indexes: the tools answer throughout (the engine was never freed under them).
+  for (const f of ['tool-bad-setting.json', 'tool-reloaded.json']) {
+    const r = JSON.parse(fs.readFileSync(out(f), 'utf8'));
+    assert.ok(Array.isArray(r.results) && r.results.length > 0, `${f}: ${JSON.stringify(r)}`);
+  }
+  // The second turn: the first prompt and the model's reply come first, then the same evidence.
+  const second = JSON.parse(messages.trim().split('\n')[1]);
+  assert.equal(second.length, 3, JSON.stringify(second.map((m) => m.text.slice(0, 60))));
+  assert.match(second[0].text, /연구수당은 얼마까지 계상할 수 있나요\?/);
+  assert.match(second[1].text, /Recorded reply/);
+  assert.equal(second[2].text, JSON.parse(messages.trim().split('\n')[0]).at(-1).text, 'the same evidence again, not deduplicated away');
 
   // What the person sees: the verdict, the model's answer, the sources; the broken index reported.
   await page.getByText('Recorded reply').first().waitFor({ timeout: 60000 });

@@ -1,7 +1,8 @@
 'use strict';
 // The VS Code extension's logic without VS Code (www/vscode/src/logic.ts, compiled here with the
 // extension's own esbuild) against the real groundgate package in pkg/: loading indexes with
-// readable errors, settings, what the participant sends the model, citations, the tools.
+// readable errors, settings checked, engines swapped under running requests, what the participant
+// sends the model, citations, the tools, and package.json against the code.
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
@@ -98,6 +99,15 @@ test('pull: the participant searches every index itself and cites what it found'
     assert.match(logic.verdict(a), /\*\*pull\*\* \(sentence\)/);
     const hits = logic.pullSearch(engine, q, 4);
     assert.ok(hits.length > 0 && hits.length <= 4);
+    // The instance ask's hints name, within the budget (whole hits, at least one).
+    assert.ok(a.hints.some((h) => h.tool === 'search' && h.arguments.instance === 'rnd'), JSON.stringify(a.hints));
+    const hinted = logic.pullSearch(engine, q, 5, a.hints);
+    assert.ok(hinted.length > 0 && hinted.every((h) => h.instance === 'rnd'));
+    const all = logic.pullSearch(engine, q, 5, a.hints, Infinity);
+    const two = all[0].text.length + all[1].text.length;
+    assert.deepEqual(logic.pullSearch(engine, q, 5, a.hints, two).map((h) => h.rank), [1, 2]);
+    assert.deepEqual(logic.pullSearch(engine, q, 5, a.hints, 10).map((h) => h.rank), [1], 'at least one');
+    assert.equal(logic.pullSearch(engine, q, 5, [null, 'x', { tool: 'search' }]).length, 5, 'odd hints: every instance');
     assert.deepEqual(hits.map((h) => h.rank), hits.map((_, i) => i + 1));
     const block = logic.hitsBlock(gg, hits);
     assert.match(block, /^<groundgate-evidence>\n/);
@@ -136,21 +146,101 @@ test('invokeTool: cited JSON for the model; bad input is a readable error', () =
   }
 });
 
-test('the tools in package.json match TOOLS (and Engine.toolDefinitions() where the package has it)', () => {
+test('the tools in package.json are the package\'s own definitions (node www/vscode/sync-tools.mjs)', () => {
   const pj = JSON.parse(fs.readFileSync(path.join(VSCODE, 'package.json'), 'utf8'));
   const declared = pj.contributes.languageModelTools;
   assert.deepEqual(declared.map((t) => t.name).sort(), Object.keys(logic.TOOLS).sort());
-  if (typeof gg.Engine.toolDefinitions === 'function') {
-    const defs = gg.Engine.toolDefinitions();
-    for (const t of declared) {
-      const d = defs.find((x) => x.name === logic.TOOLS[t.name]);
-      assert.ok(d, `no tool definition for ${t.name}`);
-      assert.deepEqual(Object.keys(t.inputSchema.properties).sort(), Object.keys(d.inputSchema.properties).sort(), t.name);
-      assert.deepEqual([...(t.inputSchema.required ?? [])].sort(), [...(d.inputSchema.required ?? [])].sort(), t.name);
-    }
+  const defs = gg.Engine.toolDefinitions();
+  for (const t of declared) {
+    const d = defs.find((x) => x.name === logic.TOOLS[t.name]);
+    assert.ok(d, `no tool definition for ${t.name}`);
+    assert.deepEqual(t.inputSchema, d.inputSchema, `${t.name}: run node www/vscode/sync-tools.mjs`);
+    assert.equal(t.modelDescription, d.description, `${t.name}: run node www/vscode/sync-tools.mjs`);
   }
-  assert.equal(pj.capabilities.untrustedWorkspaces.supported, true);
   assert.deepEqual(pj.contributes.chatParticipants.map((c) => c.name), ['groundgate']);
+});
+
+test('package.json and extension.ts agree: every command declared is registered, restricted settings in untrusted workspaces', () => {
+  const pj = JSON.parse(fs.readFileSync(path.join(VSCODE, 'package.json'), 'utf8'));
+  const src = fs.readFileSync(path.join(VSCODE, 'src', 'extension.ts'), 'utf8');
+  const registered = [...src.matchAll(/registerCommand\('([^']+)'/g)].map((m) => m[1]).sort();
+  assert.deepEqual(pj.contributes.commands.map((c) => c.command).sort(), registered);
+  assert.ok(registered.includes('groundgate.reloadIndexes'));
+  assert.equal(pj.capabilities.untrustedWorkspaces.supported, 'limited');
+  assert.deepEqual(pj.capabilities.untrustedWorkspaces.restrictedConfigurations, ['groundgate.indexes']);
+  // The bounds logic.ts checks are the ones package.json declares.
+  const props = pj.contributes.configuration.properties;
+  for (const [key, b] of Object.entries(logic.SETTING_BOUNDS)) {
+    const p = props[`groundgate.${key}`];
+    assert.deepEqual({ default: p.default, minimum: p.minimum, maximum: p.maximum }, { ...b }, key);
+  }
+  assert.deepEqual(props['groundgate.format'].enum, ['short', 'detailed']);
+});
+
+test('readSettings: a value of the wrong type or out of bounds gets its default and is named', () => {
+  const read = (values) => logic.readSettings((k) => values[k]);
+  const ok = read({ indexes: ['a.ggi'], instanceBudget: 2000, totalBudget: 5000, format: 'detailed', rebel: true });
+  assert.deepEqual(ok, { settings: { indexes: ['a.ggi'], instanceBudget: 2000, totalBudget: 5000, format: 'detailed', rebel: true }, problems: [] });
+  assert.deepEqual(read({}), { settings: { indexes: [], instanceBudget: 3600, totalBudget: 3600, format: 'short', rebel: false }, problems: [] });
+  const bad = read({ indexes: ['a.ggi', null, 3, ''], instanceBudget: '2000', totalBudget: 1e12, format: 'long', rebel: 'yes' });
+  assert.deepEqual(bad.settings, { indexes: ['a.ggi'], instanceBudget: 3600, totalBudget: 3600, format: 'short', rebel: false });
+  assert.equal(bad.problems.length, 5, bad.problems.join('\n'));
+  assert.match(bad.problems[0], /^groundgate\.indexes: 3 entries are not a file path/);
+  assert.match(bad.problems[1], /^groundgate\.instanceBudget: expected a whole number of characters from 100 to 20000, got "2000"; using 3600$/);
+  assert.match(bad.problems[2], /^groundgate\.totalBudget: .* got 1000000000000; using 3600$/);
+  assert.match(bad.problems[3], /^groundgate\.format: expected "short" or "detailed", got "long"/);
+  assert.match(bad.problems[4], /^groundgate\.rebel: expected true or false, got "yes"/);
+  for (const v of [1.5, -1, 0, 50, NaN, Infinity, {}, []]) {
+    const r = read({ instanceBudget: v });
+    assert.equal(r.settings.instanceBudget, 3600, String(v));
+    assert.equal(r.problems.length, 1, String(v));
+  }
+  assert.deepEqual(read({ indexes: 'one.ggi' }).settings.indexes, ['one.ggi'], 'one path for the list');
+  const obj = read({ indexes: { a: 1 } });
+  assert.deepEqual(obj.settings.indexes, []);
+  assert.match(obj.problems[0], /^groundgate\.indexes: expected a list of index file paths, got \{"a":1\}/);
+  // Whatever the values, an engine can be made from them.
+  for (const values of [bad, obj, read({ instanceBudget: 20000, totalBudget: 100 })]) {
+    new gg.Engine(logic.engineConfig(values.settings)).free();
+  }
+});
+
+test('EngineSlot: a reload never frees the engine under a running request', async () => {
+  const freed = [];
+  const make = (name) => ({ name, free: () => freed.push(name) });
+  const slot = new logic.EngineSlot();
+  await assert.rejects(slot.use(() => 1), /no index is loaded/);
+  slot.replace(make('a'));
+  let finish;
+  const running = slot.use((e) => new Promise((resolve) => { finish = () => resolve(e.name); }));
+  slot.replace(make('b')); // a reload while the request waits for the model
+  assert.deepEqual(freed, [], 'a is still in use');
+  assert.equal(slot.current.name, 'b');
+  assert.equal(await slot.use((e) => e.name), 'b');
+  finish();
+  assert.equal(await running, 'a');
+  assert.deepEqual(freed, ['a'], 'freed once its request ended');
+  // A request that throws still lets go; an idle engine is freed at once.
+  slot.replace(make('c'));
+  assert.deepEqual(freed, ['a', 'b']);
+  await assert.rejects(slot.use(() => { throw new Error('boom'); }), /boom/);
+  slot.dispose();
+  assert.deepEqual(freed, ['a', 'b', 'c']);
+  assert.equal(slot.current, undefined);
+});
+
+test('readIndexFile: only regular files are read (a device would be read until memory runs out)', () => {
+  const dev = ['/dev/zero', '/dev/null'].filter((f) => fs.existsSync(f));
+  const { engine, loaded, errors } = logic.loadIndexes(gg, [...dev, dir, INDEXES[1]], logic.readIndexFile, SETTINGS);
+  try {
+    assert.deepEqual(loaded.map((l) => l.name), ['constitution']);
+    assert.equal(typeof loaded[0].contentCrc, 'number');
+    assert.equal(errors.length, dev.length + 1);
+    for (const e of errors.slice(0, dev.length)) assert.match(e.message, /: not a regular file/);
+    assert.match(errors[dev.length].message, /a folder, not an index file/);
+  } finally {
+    engine.free();
+  }
 });
 
 test('resolvePaths: relative to the workspace folder', () => {

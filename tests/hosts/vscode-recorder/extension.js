@@ -3,7 +3,9 @@
 // a real code-server. It registers a language model that records every request it gets (as JSON
 // lines in $GG_VSCODE_TEST_OUT/messages.jsonl) and answers with a fixed text; then, once groundgate
 // is active, it lists the language model tools, invokes groundgate_search through vscode.lm, and
-// opens the chat with a question for @groundgate — the same calls agent mode and a user make.
+// opens the chat with a question for @groundgate — the same calls agent mode and a user make. After
+// the answer: a setting with a bad value (the tools must keep working), the setting undone, the
+// Reload Indexes command, and the same question again in the same chat (the second turn).
 
 const fs = require('node:fs');
 const path = require('node:path');
@@ -56,8 +58,48 @@ async function drive() {
     bad = String(e && e.message);
   }
   write('tool-error.txt', bad ?? '(no error)');
-  await vscode.commands.executeCommand('workbench.action.chat.open', { query: '@groundgate 연구수당은 얼마까지 계상할 수 있나요?', modelSelector: { vendor: 'groundgate-test' } });
+  const ask = () => vscode.commands.executeCommand('workbench.action.chat.open', { query: '@groundgate 연구수당은 얼마까지 계상할 수 있나요?', modelSelector: { vendor: 'groundgate-test' } });
+  await ask();
+  await until(() => requests() >= 1);
+  // A bad value in settings.json (VS Code does not check it): groundgate names it and keeps serving.
+  const config = vscode.workspace.getConfiguration('groundgate');
+  await config.update('instanceBudget', '2000', vscode.ConfigurationTarget.Global);
+  await sleep(1500);
+  write('tool-bad-setting.json', await search());
+  await config.update('instanceBudget', undefined, vscode.ConfigurationTarget.Global);
+  await vscode.commands.executeCommand('groundgate.reloadIndexes');
+  write('tool-reloaded.json', await search());
+  await ask();
+  await until(() => requests() >= 2);
   write('ready.json', { ok: true });
+}
+
+function sleep(ms) {
+  return new Promise((r) => setTimeout(r, ms));
+}
+
+async function until(fn, ms = 60000) {
+  const end = Date.now() + ms;
+  while (!fn()) {
+    if (Date.now() > end) throw new Error(`timed out: ${fn}`);
+    await sleep(200);
+  }
+}
+
+/** Model requests recorded so far. */
+function requests() {
+  const file = path.join(OUT, 'messages.jsonl');
+  return fs.existsSync(file) ? fs.readFileSync(file, 'utf8').trim().split('\n').length : 0;
+}
+
+/** groundgate_search through vscode.lm: the result text, or the error. */
+async function search() {
+  try {
+    const r = await vscode.lm.invokeTool('groundgate_search', { input: { query: '연구수당 계상 한도', k: 2 }, toolInvocationToken: undefined });
+    return r.content.map((p) => (p && typeof p.value === 'string' ? p.value : '')).join('');
+  } catch (e) {
+    return JSON.stringify({ error: String(e && e.message) });
+  }
 }
 
 function activate(context) {

@@ -1,13 +1,15 @@
 // The extension's logic without the VS Code API, tested with node:test (tests/hosts/vscode_logic.test.js):
-// loading index files into an Engine with readable errors, the engine settings, what the chat
-// participant sends the model, citations as text and links, the language model tools' calls, and the
-// REBEL opt-in (the model reranks the passages before the budget). extension.ts only wires these to
-// VS Code.
+// the settings read and checked, loading index files into an Engine with readable errors, the slot
+// that swaps engines under running requests, the engine settings, what the chat participant sends
+// the model, citations as text and links, the language model tools' calls, and the REBEL opt-in (the
+// model reranks the passages before the budget). extension.ts only wires these to VS Code.
+
+import * as fs from 'node:fs';
 
 /** The parts of the groundgate package this file uses (its `Engine` and `Index`). */
 export interface Groundgate {
   Engine: { new (config?: object): Engine; searchContext(result: { results: Hit[] }): string };
-  Index: new (bytes: Uint8Array) => { info(): { name: string; title: string; chunks: number }; verify(): void; free(): void };
+  Index: new (bytes: Uint8Array) => { info(): { name: string; title: string; chunks: number; content_crc: number }; verify(): void; free(): void };
 }
 
 /** The parts of an Engine this file uses. */
@@ -68,18 +70,132 @@ export interface Settings {
   rebel: boolean;
 }
 
+/** Each setting's default and bounds, as package.json `contributes.configuration` declares them. */
+export const SETTING_BOUNDS = {
+  instanceBudget: { default: 3600, minimum: 100, maximum: 20000 },
+  totalBudget: { default: 3600, minimum: 100, maximum: 40000 },
+} as const;
+const FORMATS = ['short', 'detailed'] as const;
+
+/**
+ * The settings from `get(key)` (VS Code hands back whatever settings.json holds, unchecked): a value
+ * of the wrong type or out of bounds is replaced by its default and named in `problems`, as
+ * `groundgate.<key>: …`. A single path given for `indexes` counts as a list of one.
+ */
+export function readSettings(get: (key: string) => unknown): { settings: Settings; problems: string[] } {
+  const problems: string[] = [];
+  const show = (v: unknown): string => {
+    const text = JSON.stringify(v);
+    return text === undefined ? String(v) : text.length > 80 ? `${text.slice(0, 80)}…` : text;
+  };
+  let indexes: string[] = [];
+  const raw = get('indexes');
+  if (typeof raw === 'string') {
+    indexes = raw.trim() ? [raw] : [];
+  } else if (Array.isArray(raw)) {
+    indexes = raw.filter((p): p is string => typeof p === 'string' && p.trim() !== '');
+    if (indexes.length < raw.length) problems.push(`groundgate.indexes: ${raw.length - indexes.length} entr${raw.length - indexes.length === 1 ? 'y is' : 'ies are'} not a file path (a non-empty string); left out`);
+  } else if (raw !== undefined && raw !== null) {
+    problems.push(`groundgate.indexes: expected a list of index file paths, got ${show(raw)}; using every .ggi file in the workspace`);
+  }
+  const budget = (key: keyof typeof SETTING_BOUNDS): number => {
+    const b = SETTING_BOUNDS[key];
+    const v = get(key);
+    if (v === undefined || v === null) return b.default;
+    if (typeof v === 'number' && Number.isInteger(v) && v >= b.minimum && v <= b.maximum) return v;
+    problems.push(`groundgate.${key}: expected a whole number of characters from ${b.minimum} to ${b.maximum}, got ${show(v)}; using ${b.default}`);
+    return b.default;
+  };
+  const instanceBudget = budget('instanceBudget');
+  const totalBudget = budget('totalBudget');
+  let format: Settings['format'] = 'short';
+  const f = get('format');
+  if (typeof f === 'string' && (FORMATS as readonly string[]).includes(f)) format = f as Settings['format'];
+  else if (f !== undefined && f !== null) problems.push(`groundgate.format: expected "short" or "detailed", got ${show(f)}; using "short"`);
+  let rebel = false;
+  const r = get('rebel');
+  if (typeof r === 'boolean') rebel = r;
+  else if (r !== undefined && r !== null) problems.push(`groundgate.rebel: expected true or false, got ${show(r)}; using false`);
+  return { settings: { indexes, instanceBudget, totalBudget, format, rebel }, problems };
+}
+
+/**
+ * Holds the engine requests run against. A reload puts a new engine in while requests may still be
+ * running on the old one (a chat request waits for the model): the old engine is freed when its last
+ * request ends, never under it.
+ */
+export class EngineSlot {
+  private engine: Engine | undefined;
+  private readonly users = new Map<Engine, number>();
+  private readonly retired = new Set<Engine>();
+
+  /** The engine new requests get (undefined before the first load and after dispose). */
+  get current(): Engine | undefined {
+    return this.engine;
+  }
+
+  /** Put `next` in; the previous engine is freed now, or when its running requests end. */
+  replace(next: Engine | undefined): void {
+    const old = this.engine;
+    this.engine = next;
+    if (old && old !== next) this.retire(old);
+  }
+
+  /** Run `fn` on the current engine, which stays alive until `fn` settles. */
+  async use<T>(fn: (engine: Engine) => T | Promise<T>): Promise<T> {
+    const engine = this.engine;
+    if (!engine) throw new Error('groundgate: no index is loaded');
+    this.users.set(engine, (this.users.get(engine) ?? 0) + 1);
+    try {
+      return await fn(engine);
+    } finally {
+      const left = (this.users.get(engine) ?? 1) - 1;
+      if (left > 0) this.users.set(engine, left);
+      else {
+        this.users.delete(engine);
+        if (this.retired.delete(engine)) engine.free();
+      }
+    }
+  }
+
+  /** Free the current engine (running requests keep theirs until they end). */
+  dispose(): void {
+    this.replace(undefined);
+  }
+
+  private retire(engine: Engine): void {
+    if (this.users.has(engine)) this.retired.add(engine);
+    else engine.free();
+  }
+}
+
+/**
+ * Read an index file. Only a regular file is read: a device (`/dev/zero`) would be read until memory
+ * runs out, a pipe would block the extension host.
+ */
+export function readIndexFile(file: string): Uint8Array {
+  const stat = fs.statSync(file);
+  if (stat.isDirectory()) throw Object.assign(new Error(`EISDIR: illegal operation on a directory, read '${file}'`), { code: 'EISDIR' });
+  if (!stat.isFile()) throw new Error('not a regular file (a device, pipe or socket)');
+  return fs.readFileSync(file);
+}
+
 /** A loaded index. */
 export interface Loaded {
   name: string;
   file: string;
   title: string;
   chunks: number;
+  /** The index's content checksum (its meta's `content_crc`): another value, another content. */
+  contentCrc: number;
 }
 
 /** An index file that could not be loaded, with a message a person can act on. */
 export interface LoadError {
   file: string;
   message: string;
+  /** A second index of a name already loaded (the file itself is fine). */
+  duplicate?: boolean;
 }
 
 /** The Engine settings from the extension's settings (the total budget is never below one instance's). */
@@ -122,7 +238,7 @@ export function loadIndexes(
     try {
       const bytes = readFile(file);
       const index = new gg.Index(bytes);
-      let meta: { name: string; title: string; chunks: number };
+      let meta: { name: string; title: string; chunks: number; content_crc: number };
       try {
         meta = index.info(); // the header only: `addInstance` checks every checksum
         // A damaged file is reported as such before it is reported as a duplicate.
@@ -135,11 +251,11 @@ export function loadIndexes(
         const message = first.file === file
           ? `${file}: the same index is given twice`
           : `${file}: an index named "${meta.name}" is already loaded from ${first.file} (an index takes its manifest's \`name\`: build one of them with another)`;
-        errors.push({ file, message });
+        errors.push({ file, message, duplicate: true });
         continue;
       }
       engine.addInstance(meta.name, bytes); // a damaged file is reported, never served as evidence
-      loaded.push({ name: meta.name, file, title: meta.title, chunks: meta.chunks });
+      loaded.push({ name: meta.name, file, title: meta.title, chunks: meta.chunks, contentCrc: meta.content_crc });
     } catch (e) {
       errors.push({ file, message: describe(file, e) });
     }
@@ -185,10 +301,27 @@ export function modelPrompt(prompt: string, block: string): string {
   return `${block}${rule}\n\n${prompt}`;
 }
 
-/** Search every loaded instance for a pull (the package's `search` tool). */
-export function pullSearch(engine: Engine, query: string, k = 5): Hit[] {
-  const r = engine.callTool('search', { query: query.slice(0, 20000), k }) as { results: Hit[] };
-  return r.results;
+/**
+ * The participant's own search for a pull (the package's `search` tool): the instance `ask`'s hints
+ * name when they name one (the instance the gate found the prompt about), else every loaded
+ * instance; then as many whole hits, best first, as `budget` characters of text hold (at least one).
+ */
+export function pullSearch(engine: Engine, query: string, k = 5, hints: unknown[] = [], budget = Infinity): Hit[] {
+  const named = new Set<string>();
+  for (const h of hints) {
+    const hint = h as { tool?: unknown; arguments?: { instance?: unknown } } | null;
+    if (hint && hint.tool === 'search' && typeof hint.arguments?.instance === 'string') named.add(hint.arguments.instance);
+  }
+  const instance = named.size === 1 ? [...named][0] : undefined;
+  const r = engine.callTool('search', { query: query.slice(0, 20000), k, ...(instance ? { instance } : {}) }) as { results: Hit[] };
+  const kept: Hit[] = [];
+  let chars = 0;
+  for (const hit of r.results) {
+    chars += hit.text.length;
+    if (kept.length > 0 && chars > budget) break;
+    kept.push(hit);
+  }
+  return kept;
 }
 
 /** The five pull tools, by their language-model tool name in package.json. */
