@@ -24,6 +24,9 @@ const el = (tag, text, cls) => {
 let engine;
 let sessionId = `demo-${Date.now()}`;
 
+/** Indexes that could not be loaded, each with why: shown under the loaded ones until replaced. */
+const failures = new Map();
+
 function listInstances() {
   const box = $('instances');
   box.replaceChildren();
@@ -31,10 +34,17 @@ function listInstances() {
     const info = engine.info(name);
     box.append(el('span', `${name} · ${info.title} · ${info.chunks} chunks`, 'inst'));
   }
+  for (const [what, why] of failures) box.append(el('span', `${what}: ${why}`, 'loadError'));
+  if (engine.instances().length === 0) {
+    box.append(el('span', 'No index is loaded: build the default indexes with ./build.sh, or drop a .ggi file below.', 'loadError'));
+  }
   $('ask').disabled = engine.instances().length === 0;
   showCharts();
   document.body.dataset.ready = 'true';
 }
+
+/** An error as one line: its code (typed errors of the package have one) and message. */
+const why = (e) => `${e && e.code ? `${e.code}: ` : ''}${e && e.message ? e.message : String(e)}`;
 
 // The precomputed charts (docs/charts/, from `./build.sh charts`) describe the default indexes:
 // shown when one of them is loaded, and any other loaded index is named as not covered.
@@ -56,10 +66,10 @@ async function load() {
   for (const name of DEFAULTS) {
     try {
       const res = await fetch(`../indexes/${name}.ggi`);
-      if (!res.ok) continue;
+      if (!res.ok) throw new Error(`HTTP ${res.status} for indexes/${name}.ggi`);
       engine.addInstance(name, new Uint8Array(await res.arrayBuffer()));
     } catch (e) {
-      console.warn(name, e);
+      failures.set(name, why(e));
     }
   }
   listInstances();
@@ -68,15 +78,42 @@ async function load() {
 async function addFile(file) {
   try {
     const bytes = new Uint8Array(await file.arrayBuffer());
-    const name = new Index(bytes).info().name;
+    // Read the name and check every checksum before the loaded index of that name is replaced:
+    // a damaged file must not unload a good one.
+    const index = new Index(bytes);
+    let name;
+    try {
+      name = index.info().name;
+      index.verify();
+    } finally {
+      index.free();
+    }
     if (engine.instances().includes(name)) engine.removeInstance(name);
-    engine.addInstance(name, bytes);
-    listInstances();
+    engine.addInstance(name, bytes, { verify: false }); // verified just above
+    failures.delete(file.name);
   } catch (e) {
-    const msg = el('span', `${file.name}: ${e.code ?? 'error'}: ${e.message}`);
-    msg.id = 'loadError';
-    $('instances').append(msg);
+    failures.set(file.name, why(e));
   }
+  listInstances();
+}
+
+/** An evidence link as a page link: web addresses only (an index's link is text its builder wrote). */
+function safeHref(link) {
+  try {
+    const url = new URL(link);
+    return url.protocol === 'https:' || url.protocol === 'http:' ? url.href : null;
+  } catch {
+    return null;
+  }
+}
+
+/** What decided an instance's outcome when a rule, not the judges' scores, did. */
+function outcomeText(l) {
+  const g = l.gate;
+  const rules = [];
+  if (g && g.outside_name) rules.push(`names ${g.outside_name}, which its documents never do`);
+  if (g && g.other_language) rules.push('the prompt is not in its documents\' language');
+  return rules.length ? `${l.outcome} (${rules.join('; ')})` : l.outcome;
 }
 
 function citeLine(c) {
@@ -107,7 +144,7 @@ function render(a) {
     used.append(bar, document.createTextNode(`${l.chars} / ${l.budget}`));
     tr.append(
       el('td', l.instance + (l.forced ? ' (forced)' : '')),
-      el('td', l.outcome),
+      el('td', outcomeText(l)),
       el('td', l.anchors.join(', ')),
       el('td', g ? `${g.relevance} / ${g.relevance_threshold}` : '–'),
       el('td', g ? `${g.sufficiency} / ${g.sufficiency_threshold}` : '–'),
@@ -121,12 +158,15 @@ function render(a) {
   $('evidence').replaceChildren(...a.evidence.map((e) => {
     const li = document.createElement('li');
     const head = el('div', `${citeLine(e)} (${e.instance}, score ${e.score}, ${e.chars} chars) `, 'cite');
-    if (e.link) {
+    const href = e.link ? safeHref(e.link) : null;
+    if (href) {
       const link = el('a', 'link');
-      link.href = e.link;
+      link.href = href;
       link.rel = 'noopener noreferrer';
       link.target = '_blank';
       head.append(link);
+    } else if (e.link) {
+      head.append(el('span', `link: ${e.link}`, 'rawlink'));
     }
     li.append(head, el('div', e.text, 'evtext'));
     return li;
@@ -151,6 +191,12 @@ function ask() {
     $('kind').textContent = e.code ?? '';
     $('confidence').textContent = '';
     $('reasons').replaceChildren(el('li', e.message));
+    // Nothing of the previous answer stays on screen under the error.
+    $('gates').tBodies[0].replaceChildren();
+    $('evidence').replaceChildren();
+    $('hints').replaceChildren();
+    $('hintsBox').hidden = true;
+    $('context').textContent = '';
   }
 }
 

@@ -138,3 +138,66 @@ test('examples give the right verdicts with citations; hostile text stays text',
   await page.screenshot({ path: path.join(root, 'target/screenshots/demo.png'), fullPage: true });
   assert.deepEqual(errors, []);
 });
+
+test('failed and damaged indexes are named, never silently dropped; errors clear the last answer', async () => {
+  const page = await browser.newPage({ viewport: { width: 1200, height: 1200 } });
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  // lohelp is missing on the server, rnd arrives with one bit flipped in its body.
+  await page.route('**/indexes/lohelp.ggi', (r) => r.fulfill({ status: 404, body: '' }));
+  const rnd = await readFile(path.join(root, 'indexes/rnd.ggi'));
+  rnd[Math.floor(rnd.length * 0.3)] ^= 0x10;
+  await page.route('**/indexes/rnd.ggi', (r) => r.fulfill({ status: 200, body: rnd, contentType: 'application/octet-stream' }));
+  await page.goto(`${base}/www/index.html`);
+  await page.waitForSelector('body[data-ready="true"]', { timeout: 30000 });
+  let shown = await page.textContent('#instances');
+  assert.match(shown, /constitution · /);
+  assert.match(shown, /pyfaq · /);
+  assert.match(shown, /lohelp: HTTP 404 for indexes\/lohelp\.ggi/);
+  assert.match(shown, /rnd: checksum: /);
+
+  // A damaged copy of a loaded index (good header, bad body) is refused and the loaded one stays.
+  const bad = await readFile(path.join(root, 'indexes/constitution.ggi'));
+  bad[Math.floor(bad.length * 0.3)] ^= 0x10;
+  await page.setInputFiles('#file', { name: 'constitution-copy.ggi', mimeType: 'application/octet-stream', buffer: bad });
+  await page.waitForFunction(() => document.getElementById('instances').textContent.includes('constitution-copy.ggi'));
+  shown = await page.textContent('#instances');
+  assert.match(shown, /constitution-copy\.ggi: checksum: /);
+  assert.match(shown, /constitution · /, 'the loaded constitution is still there');
+  await page.fill('#prompt', '#constitution 대통령의 임기는 몇 년인가요?');
+  await page.click('#ask');
+  await page.waitForFunction(() => document.getElementById('route').textContent === 'push');
+  assert.match(await page.textContent('#evidence'), /제70조/);
+
+  // A rule that decides the outcome is named in the gates table.
+  await page.fill('#prompt', '프랑스 대통령의 임기는 몇 년인가요?');
+  await page.click('#ask');
+  await page.waitForFunction(() => document.getElementById('gates').textContent.includes('names 프랑스'));
+
+  // An error clears the previous answer instead of showing it under the error.
+  await page.fill('#prompt', '#constitution 대통령의 임기는 몇 년인가요?');
+  await page.click('#ask');
+  await page.waitForFunction(() => document.getElementById('route').textContent === 'push');
+  await page.fill('#prompt', '');
+  await page.click('#ask');
+  await page.waitForFunction(() => document.getElementById('route').textContent === 'error');
+  const after = await page.evaluate(() => ({
+    kind: document.getElementById('kind').textContent,
+    gates: document.getElementById('gates').tBodies[0].rows.length,
+    evidence: document.getElementById('evidence').textContent,
+    context: document.getElementById('context').textContent,
+  }));
+  assert.deepEqual(after, { kind: 'invalid_argument', gates: 0, evidence: '', context: '' });
+  assert.deepEqual(errors, []);
+});
+
+test('no index at all: the page says so and how to get one', async () => {
+  const page = await browser.newPage();
+  await page.route('**/indexes/*.ggi', (r) => r.fulfill({ status: 404, body: '' }));
+  await page.goto(`${base}/www/index.html`);
+  await page.waitForSelector('body[data-ready="true"]', { timeout: 30000 });
+  const shown = await page.textContent('#instances');
+  assert.match(shown, /No index is loaded: build the default indexes with \.\/build\.sh, or drop a \.ggi file below\./);
+  for (const n of ['rnd', 'constitution', 'lohelp', 'pyfaq']) assert.match(shown, new RegExp(`${n}: HTTP 404`));
+  assert.equal(await page.isDisabled('#ask'), true);
+});
