@@ -9,8 +9,8 @@
 //! nothing left is skipped like a shown chunk. A session keeps those lines as hashes
 //! ([`line_hash`]), recorded with their chunks; a stored state holds only the chunks, and the
 //! engine hashes their lines again when it reads one back. Memory is bounded: entries older than
-//! the window are dropped on every write, and at most [`MAX_SESSIONS`] sessions are kept (the
-//! least recently used goes first).
+//! the window are dropped on every write, and at most [`MAX_SESSIONS`] sessions holding
+//! [`MAX_ENTRIES`] entries together are kept (the least recently used goes first).
 //!
 //! A host that runs one process per prompt (a Claude Code hook) keeps this state on disk between
 //! processes: [`Sessions::export`] gives one session's shown chunks as a [`SessionState`] and
@@ -31,6 +31,11 @@ pub(crate) fn fresh(now: u64, t: u64, window_ms: u64) -> bool {
 
 /// Most sessions remembered at once.
 pub const MAX_SESSIONS: usize = 10_000;
+
+/// Most entries (shown chunks and shown lines) all sessions hold together: ~60 MB at most.
+/// [`MAX_SESSIONS`] × [`MAX_SHOWN`] alone would allow 10⁸, more than a wasm32 memory holds, and a
+/// host importing states within both limits would run it out of memory.
+pub const MAX_ENTRIES: usize = 1_000_000;
 
 #[derive(Debug, Clone, Default)]
 struct Session {
@@ -220,6 +225,7 @@ impl Sessions {
             *s.time(instance, *chunk, now_ms) = now_ms;
         }
         s.add_lines(lines.iter().map(|&h| (h, now_ms)), now_ms, window_ms);
+        self.bound(session);
     }
 
     /// Add the hashes of lines `session` was shown, each with its time (a state read back: the
@@ -227,6 +233,7 @@ impl Sessions {
     pub fn add_lines(&mut self, session: &str, lines: &[(u64, u64)], now_ms: u64, window_ms: u64) {
         if let Ok(at) = self.find(session) {
             self.sessions[at].1.add_lines(lines.iter().copied(), now_ms, window_ms);
+            self.bound(session);
         }
     }
 
@@ -288,7 +295,26 @@ impl Sessions {
             *t = (*t).max(at);
             s.last_ms = s.last_ms.max(at);
         }
-        Ok(s.injected.len())
+        let kept = s.injected.len();
+        self.bound(&state.session);
+        Ok(kept)
+    }
+
+    /// Drop the least recently used sessions (the first in id order among equal times) other than
+    /// `keep` while there are more than [`MAX_SESSIONS`] or they hold more than [`MAX_ENTRIES`]
+    /// entries together.
+    fn bound(&mut self, keep: &str) {
+        let size = |s: &Session| s.injected.len() + s.lines.len();
+        let mut total: usize = self.sessions.iter().map(|(_, s)| size(s)).sum();
+        while total > MAX_ENTRIES || self.sessions.len() > MAX_SESSIONS {
+            let Some(oldest) = (0..self.sessions.len())
+                .filter(|&i| self.sessions[i].0 != keep)
+                .min_by_key(|&i| self.sessions[i].1.last_ms)
+            else {
+                break;
+            };
+            total -= size(&self.sessions.remove(oldest).1);
+        }
     }
 
     fn find(&self, session: &str) -> std::result::Result<usize, usize> {
@@ -299,22 +325,12 @@ impl Sessions {
         self.find(session).ok().map(|at| &self.sessions[at].1)
     }
 
-    /// The session, created when new — after evicting the least recently used one (the first in id
-    /// order among equal times) when the table is full.
+    /// The session, created when new (the caller then bounds the table: [`Sessions::bound`]).
     fn entry(&mut self, session: &str) -> &mut Session {
-        let at = match self.find(session) {
-            Ok(at) => at,
-            Err(mut at) => {
-                if self.sessions.len() >= MAX_SESSIONS
-                    && let Some(oldest) = (0..self.sessions.len()).min_by_key(|&i| self.sessions[i].1.last_ms)
-                {
-                    self.sessions.remove(oldest);
-                    at -= usize::from(oldest < at);
-                }
-                self.sessions.insert(at, (session.to_string(), Session::default()));
-                at
-            }
-        };
+        let at = self.find(session).unwrap_or_else(|at| {
+            self.sessions.insert(at, (session.to_string(), Session::default()));
+            at
+        });
         &mut self.sessions[at].1
     }
 
@@ -508,6 +524,37 @@ mod tests {
         s.record("new", &[("x".into(), 1)], &[], 1_000_001, 10);
         assert!(s.get("s7").is_some() && s.get("s5").is_none() && s.get("s6").is_some());
         assert!(s.sessions.windows(2).all(|w| w[0].0 < w[1].0));
+    }
+
+    #[test]
+    fn all_sessions_together_hold_at_most_max_entries() {
+        // States within every per-session limit, imported one after another (a host restoring
+        // many sessions): the least recently used go once the total would pass MAX_ENTRIES.
+        let w = 1_000_000;
+        let full = |id: &str, t: u64| SessionState {
+            session: id.to_string(),
+            shown: (0..MAX_SHOWN as u32)
+                .map(|c| Shown { instance: "rnd".into(), chunk: c, at_ms: t })
+                .collect(),
+        };
+        let mut s = Sessions::default();
+        let n = MAX_ENTRIES / MAX_SHOWN + 3;
+        for i in 0..n {
+            assert_eq!(
+                s.import(&full(&format!("s{i:03}"), 500_000 + i as u64), 600_000, w).unwrap(),
+                MAX_SHOWN
+            );
+        }
+        let total: usize = s.sessions.iter().map(|(_, x)| x.injected.len() + x.lines.len()).sum();
+        assert_eq!(total, MAX_ENTRIES);
+        assert!(s.get("s000").is_none() && s.get("s002").is_none() && s.get("s003").is_some());
+        assert!(s.get(&format!("s{:03}", n - 1)).is_some(), "the session just imported stays");
+        // Lines count too; the session being written is never the one dropped.
+        let lines: Vec<(u64, u64)> = (0..5_000).map(|h| (h, 600_000)).collect();
+        s.add_lines("s050", &lines, 600_000, w);
+        assert!(s.get("s050").is_some() && s.get("s003").is_none());
+        let total: usize = s.sessions.iter().map(|(_, x)| x.injected.len() + x.lines.len()).sum();
+        assert!(total <= MAX_ENTRIES, "{total}");
     }
 
     /// The sorted vectors behave as the `BTreeMap`s they replaced: a reference model with maps,
