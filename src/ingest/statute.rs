@@ -1,58 +1,113 @@
 //! Korean statute text → one document with an article per block.
 //!
-//! Reads the plain-text layout of Korean laws (e.g. 대한민국헌법 in konlpy's `kolaw`): the first
-//! non-empty line is the title; a line `제N장 …` (or `제N편`, `제N절`) starts a section; a line
-//! `부칙 …` starts the supplementary provisions (whose articles restart at 제1조, so their section
-//! `부칙 <헌법 제10호, 1987.10.29.>` tells them apart from the main text); a line starting `제N조` or `제N조의M` starts an article, with an optional title
-//! in parentheses `제N조(목적)` taken as the heading. Text before the first article (the preamble)
-//! has the section `전문`.
+//! Reads the plain-text layout of Korean laws (e.g. 대한민국헌법 in konlpy's `kolaw`) and of
+//! company rules (사규, 취업규칙): the first non-empty line is the title (unless it is already an
+//! article or a chapter: then the source id is); a line `제N장 …` (or `제N편`, `제N절`), alone or
+//! with a short title, starts a section; a line `부칙`, `부칙 <…>` or `부칙(…)` starts the
+//! supplementary provisions (whose articles restart at 제1조, so their section
+//! `부칙 <헌법 제10호, 1987.10.29.>` tells them apart from the main text); a line starting `제N조`
+//! or `제N조의M` (also `제 N 조`) starts an article, with an optional title in brackets — `(목적)`,
+//! `【목적】`, `（목적）`, `[목적]` — taken as the heading. A line that only starts like one is text:
+//! `제2절에 따른 …`, `부칙에 정한 …`, a wrapped reference (`제5조 각 호의 …`, `제2조 제1항에 따른
+//! …`) or an article number not past the last one in its run (the main text, or one 부칙). Text
+//! before the first article (the preamble) has the section `전문`. Lines may end in `\n`, `\r\n`
+//! or `\r`.
 
 use super::Document;
 use crate::corpus::{Location, Source};
 
-/// Parse an article label at the start of `line`: (`제N조` or `제N조의M`, rest of the line).
-pub fn article_label(line: &str) -> Option<(String, &str)> {
-    let rest = line.trim_start().strip_prefix('제')?;
-    let digits = rest.chars().take_while(char::is_ascii_digit).count();
-    if digits == 0 {
+/// Words that, right after an article label, make it a reference carried over from the line
+/// before (a wrapped sentence: "… 제5조 각 호의 어느 하나", "제2조 제1항에 따른 …"), not an
+/// article's start.
+const REFERENCE_WORDS: &[&str] = &["각 호", "각호", "및 ", "또는 ", "중 ", "내지 ", "부터 "];
+
+/// Digits at the start of `s` after optional spaces (`제 5 조` in company rules): (number, rest).
+fn number(s: &str) -> Option<(u32, &str)> {
+    let s = s.trim_start_matches([' ', '\u{3000}']);
+    let d = s.chars().take_while(char::is_ascii_digit).count();
+    if d == 0 {
         return None;
     }
-    let (num, rest) = rest.split_at(digits);
+    Some((s[..d].parse().ok()?, s[d..].trim_start_matches([' ', '\u{3000}'])))
+}
+
+/// Parse an article label at the start of `line`: (`제N조` or `제N조의M`, rest of the line). Also
+/// the layouts of company rules: `제 5 조 (휴일)`, `제1조【목적】`, `제4조（휴게）`, `제7조[임금]`.
+pub fn article_label(line: &str) -> Option<(String, &str)> {
+    article(line).map(|(label, _, rest)| (label, rest))
+}
+
+/// [`article_label`] with the label's number as (N, M) for `제N조의M` (M = 0 without it).
+fn article(line: &str) -> Option<(String, (u32, u32), &str)> {
+    let (num, rest) = number(line.trim_start().strip_prefix('제')?)?;
     let mut rest = rest.strip_prefix('조')?;
     let mut label = format!("제{num}조");
-    if let Some(r) = rest.strip_prefix('의') {
+    let mut sub = 0;
+    if let Some((m, r)) = rest.strip_prefix('의').and_then(|r| number(r).map(|(m, _)| (m, r))) {
         let d = r.chars().take_while(char::is_ascii_digit).count();
-        if d > 0 {
-            label.push('의');
-            label.push_str(&r[..d]);
-            rest = &r[d..];
-        }
+        label.push_str(&format!("의{m}"));
+        sub = m;
+        rest = &r[d..];
     }
-    // "제3조에 따라" inside a sentence is a reference, not an article start.
+    // "제3조에 따라" inside a sentence is a reference, not an article start; so is a wrapped line
+    // that starts "제5조 각 호의" or "제2조 제1항에 따른".
     match rest.chars().next() {
-        None | Some(' ' | '(' | '①' | '\u{3000}') => Some((label, rest)),
+        None | Some('(' | '①' | '【' | '（' | '[' | '〔') => Some((label, (num, sub), rest)),
+        // "제6조.(연장근로)": a stray full stop before the heading.
+        Some('.') if rest[1..].starts_with('(') => Some((label, (num, sub), &rest[1..])),
+        Some(' ' | '\t' | '\u{3000}') => {
+            let after = rest.trim_start();
+            let reference = REFERENCE_WORDS.iter().any(|w| after.starts_with(w))
+                || after
+                    .strip_prefix('제')
+                    .and_then(number)
+                    .is_some_and(|(_, r)| r.starts_with(['항', '호']));
+            (!reference).then_some((label, (num, sub), rest))
+        }
         _ => None,
     }
+}
+
+/// The heading in brackets right after an article label: `(목적)`, `【목적】`, `（휴게）`, `[임금]`.
+fn article_heading(rest: &str) -> Option<String> {
+    let rest = rest.trim_start();
+    let close = match rest.chars().next()? {
+        '(' => ')',
+        '【' => '】',
+        '（' => '）',
+        '[' => ']',
+        '〔' => '〕',
+        _ => return None,
+    };
+    let inner = &rest[rest.chars().next()?.len_utf8()..];
+    inner.split_once(close).map(|(h, _)| h.trim().to_string()).filter(|h| !h.is_empty())
 }
 
 fn section_heading(line: &str) -> Option<String> {
     let t = line.trim();
     // 부칙 lines come as "부칙", "부칙 <헌법 제10호, 1987.10.29.>" or, copied from a web page,
-    // "펼침  부칙 <…>  부칙보기".
+    // "펼침  부칙 <…>  부칙보기"; "부칙에 정한 …" is a sentence.
     if let Some(i) = t.find("부칙") {
         let head = &t[..i];
-        if t.chars().count() <= 80 && (head.trim().is_empty() || head.trim() == "펼침") {
+        let next = t[i + "부칙".len()..].chars().next();
+        if t.chars().count() <= 80
+            && (head.trim().is_empty() || head.trim() == "펼침")
+            && matches!(next, None | Some(' ' | '\t' | '\u{3000}' | '<' | '(' | '〈' | '（'))
+        {
             let rest = t[i..].trim_end_matches("부칙보기").trim();
             return Some(rest.split_whitespace().collect::<Vec<_>>().join(" "));
         }
     }
-    let rest = t.strip_prefix('제')?;
-    let d = rest.chars().take_while(char::is_ascii_digit).count();
-    if d == 0 {
-        return None;
-    }
-    let unit = rest[d..].chars().next()?;
-    matches!(unit, '장' | '편' | '절').then(|| t.to_string())
+    // 제N장 / 제N편 / 제N절, alone or with a short title; "제2절에 따른 절차를 거쳐 …" is a sentence.
+    let (_, rest) = number(t.strip_prefix('제')?)?;
+    let mut chars = rest.chars();
+    let unit = chars.next()?;
+    let title = chars.as_str();
+    let short_title = title.is_empty()
+        || (title.starts_with([' ', '\t', '\u{3000}'])
+            && title.chars().count() <= 40
+            && !title.trim_end().ends_with('.'));
+    (matches!(unit, '장' | '편' | '절') && short_title).then(|| t.to_string())
 }
 
 /// The title words of a chapter or part heading (`제1장 총강` → `총강`); empty for 부칙 lines.
@@ -78,14 +133,23 @@ pub fn parse(text: &str, id: &str) -> Document {
     let mut buf = String::new();
     let mut title: Option<String> = None;
     let mut chapter = String::new();
-    for line in text.lines() {
+    // The last article's number in this run of articles (the main text, or one 부칙): an article
+    // label whose number is not past it is a wrapped reference, not an article (`제2조 …` after
+    // 제3조).
+    let mut last: Option<(u32, u32)> = None;
+    // Lines end in \n, \r\n or (old Mac files) \r alone; blank lines carry nothing here.
+    for line in text.split(['\n', '\r']) {
         let t = line.trim();
         if t.is_empty() {
             continue;
         }
         if title.is_none() {
-            title = Some(t.to_string());
-            continue;
+            title = Some(String::new());
+            // The first line is the title, unless the text starts with its articles.
+            if section_heading(t).is_none() && article(t).is_none() {
+                title = Some(t.to_string());
+                continue;
+            }
         }
         if let Some(h) = section_heading(t) {
             doc.push(&buf, &loc);
@@ -102,25 +166,24 @@ pub fn parse(text: &str, id: &str) -> Document {
             if !words.trim().is_empty() && !doc.section_titles.iter().any(|(s, _)| *s == h) {
                 doc.section_titles.push((h.clone(), words));
             }
+            if h.starts_with("부칙") {
+                last = None; // a 부칙's articles restart at 제1조
+            }
             loc = Location { section: Some(h), ..Default::default() };
             continue;
         }
-        if let Some((label, rest)) = article_label(t) {
+        if let Some((label, n, rest)) = article(t).filter(|&(_, n, _)| last.is_none_or(|l| n > l)) {
             doc.push(&buf, &loc);
             buf.clear();
-            let heading = rest
-                .trim_start()
-                .strip_prefix('(')
-                .and_then(|r| r.split_once(')'))
-                .map(|(h, _)| h.to_string());
+            last = Some(n);
             let section = loc.section.clone();
-            loc = Location { article: Some(label), section, heading, page: None };
+            loc = Location { article: Some(label), section, heading: article_heading(rest), page: None };
         }
         buf.push_str(t);
         buf.push('\n');
     }
     doc.push(&buf, &loc);
-    doc.source.title = title.unwrap_or_else(|| id.to_string());
+    doc.source.title = title.filter(|t| !t.is_empty()).unwrap_or_else(|| id.to_string());
     doc
 }
 
@@ -135,6 +198,65 @@ mod tests {
         assert_eq!(d.section_title("제4장 정부"), Some("정부"));
         assert_eq!(d.section_title("제1절 대통령"), Some("정부 대통령"));
         assert_eq!(d.section_title("제5장 법원"), Some("법원"));
+    }
+
+    /// (article, section, heading) of each block.
+    fn cites(d: &Document) -> Vec<(Option<String>, Option<String>, Option<String>)> {
+        d.blocks
+            .iter()
+            .map(|b| (b.location.article.clone(), b.location.section.clone(), b.location.heading.clone()))
+            .collect()
+    }
+
+    fn has(d: &Document, article: &str, text: &str) -> bool {
+        d.blocks.iter().any(|b| b.location.article.as_deref() == Some(article) && b.text.contains(text))
+    }
+
+    #[test]
+    fn sentences_that_start_like_a_heading_or_a_reference_stay_text() {
+        let t = "근로휴가규정\n제1장 총칙\n제1조(목적) 목적으로 한다.\n제2조(정의) 뜻은 다음과 같다.\n\
+                 제3조에 따른 휴가는 연 15일로 한다.\n제2장 휴가\n제3조(연차휴가) ① 15일을 받는다.\n\
+                 제2절에 따른 절차를 거쳐 신청하여야 한다.\n③ 신청서는 인사팀에 제출한다.\n\
+                 부칙에 정한 경과조치는 다음과 같다.\n제4조의2(특별휴가) 5일을 받는다.\n\
+                 제5조 각 호의 어느 하나에 해당하는 자는 제외한다.\n제2조 제1항에 따른 서류를 붙인다.\n\
+                 제2조 이 문장은 앞 조보다 번호가 작다.\n제5조(육아휴직) 최대 1년으로 한다.\n\
+                 부칙 <제1호, 2024.1.1.>\n제1조(시행일) 2024년 1월 1일부터 시행한다.\n";
+        let d = parse(t, "leave");
+        let arts: Vec<String> = d.blocks.iter().filter_map(|b| b.location.article.clone()).collect();
+        assert_eq!(arts, ["제1조", "제2조", "제3조", "제4조의2", "제5조", "제1조"]);
+        assert!(has(&d, "제3조", "제2절에 따른 절차를 거쳐") && has(&d, "제3조", "③ 신청서는"));
+        assert!(has(&d, "제3조", "부칙에 정한 경과조치"), "a sentence, not a 부칙 heading");
+        assert!(has(&d, "제4조의2", "제5조 각 호의") && has(&d, "제4조의2", "제2조 제1항에 따른"));
+        assert!(has(&d, "제4조의2", "제2조 이 문장은"), "a number not past the last article is a reference");
+        assert_eq!(cites(&d)[4].1.as_deref(), Some("제2장 휴가"));
+        assert_eq!(cites(&d).last().unwrap().1.as_deref(), Some("부칙 <제1호, 2024.1.1.>"));
+        let sections: Vec<&str> = d.section_titles.iter().map(|(s, _)| s.as_str()).collect();
+        assert_eq!(sections, ["제1장 총칙", "제2장 휴가"]);
+    }
+
+    #[test]
+    fn company_rule_layouts_and_a_text_without_a_title_line() {
+        let t = "제1조【목적】 근로조건을 정한다.\r제2조 【적용범위】 모든 직원에게 적용한다.\r\
+                 제4조（휴게） 1시간으로 한다.\r제 5 조 (휴일) 토요일과 일요일.\r제6조.(연장근로) 주 12시간.\r\
+                 제7조[임금] 매월 25일.\r제8조\t(퇴직) 30일 전에 신청한다.\r";
+        let d = parse(t, "reg");
+        assert_eq!(d.source.title, "reg", "the first line is an article, not the title");
+        let got: Vec<(String, String)> = d
+            .blocks
+            .iter()
+            .map(|b| (b.location.article.clone().unwrap(), b.location.heading.clone().unwrap_or_default()))
+            .collect();
+        let want = [
+            ("제1조", "목적"),
+            ("제2조", "적용범위"),
+            ("제4조", "휴게"),
+            ("제5조", "휴일"),
+            ("제6조", "연장근로"),
+            ("제7조", "임금"),
+            ("제8조", "퇴직"),
+        ];
+        assert_eq!(got, want.map(|(a, h)| (a.to_string(), h.to_string())));
+        assert!(has(&d, "제1조", "근로조건을 정한다"), "the first article's text is kept");
     }
 
     #[test]
