@@ -30,8 +30,19 @@ pub trait Files {
     /// The text of file `path` (UTF-8; anything else is an error, as `std::fs::read_to_string`),
     /// without a byte-order mark at its start ([`without_bom`](crate::text::without_bom)).
     fn read_to_string(&self, path: &Path) -> Result<String> {
-        let mut text = String::from_utf8(self.read(path)?)
-            .map_err(|_| Error::input(path.display().to_string(), "stream did not contain valid UTF-8"))?;
+        let mut text = String::from_utf8(self.read(path)?).map_err(|e| {
+            let bytes = e.as_bytes();
+            let why = if bytes.starts_with(&[0xff, 0xfe]) || bytes.starts_with(&[0xfe, 0xff]) {
+                "UTF-16 text, not UTF-8: convert it first (iconv -f UTF-16 -t UTF-8)".to_string()
+            } else {
+                format!(
+                    "not UTF-8 text (byte {} is not): convert it first — older Korean documents are \
+                     often EUC-KR/CP949 (iconv -f CP949 -t UTF-8)",
+                    e.utf8_error().valid_up_to()
+                )
+            };
+            Error::input(path.display().to_string(), why)
+        })?;
         let bom = text.len() - crate::text::without_bom(&text).len();
         text.drain(..bom);
         Ok(text)

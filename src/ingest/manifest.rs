@@ -189,13 +189,13 @@ pub struct Input {
     pub format: String,
     /// File or directory, relative to the manifest.
     pub path: PathBuf,
-    /// File-name patterns to include.
+    /// File-name patterns to include (a pattern with a `/` matches the path below `path`).
     #[serde(default)]
     pub include: Vec<String>,
-    /// File-name patterns to exclude.
+    /// File-name patterns to exclude (a pattern with a `/` matches the path below `path`).
     #[serde(default)]
     pub exclude: Vec<String>,
-    /// Source id for a single file.
+    /// Source id for a single file (a folder's files are named by their file names).
     pub id: Option<String>,
     /// Source kind override.
     pub kind: Option<String>,
@@ -270,10 +270,11 @@ pub fn wildcard(pattern: &str, name: &str) -> bool {
 /// Deepest folder [`walk`] enters below an input's `path`.
 const MAX_DEPTH: usize = 32;
 
-/// Every file under `dir`, sorted folder by folder. A link to a folder above (`self -> .`,
-/// `up -> ..`) makes the tree endless (two such links, exponential): past [`MAX_DEPTH`] levels —
-/// which the walk, depth first, reaches before it has listed much — it stops with an error naming
-/// the folder.
+/// Every file under `dir`, sorted folder by folder, but hidden ones: a name starting with `.`
+/// (`.git/`, macOS's `._guide.md` copies, which are not text) is left out with what it holds. A
+/// link to a folder above (`self -> .`, `up -> ..`) makes the tree endless (two such links,
+/// exponential): past [`MAX_DEPTH`] levels — which the walk, depth first, reaches before it has
+/// listed much — it stops with an error naming the folder.
 fn walk(fs: &dyn Files, dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
     walk_from(fs, dir, out, 0)
 }
@@ -286,6 +287,7 @@ fn walk_from(fs: &dyn Files, dir: &Path, out: &mut Vec<PathBuf>, depth: usize) -
         ));
     }
     let mut entries = fs.list(dir)?;
+    entries.retain(|p| !p.file_name().is_some_and(|n| n.to_string_lossy().starts_with('.')));
     entries.sort();
     for p in entries {
         if fs.kind(&p) == Kind::Dir {
@@ -323,6 +325,38 @@ fn unknown_format(format: &str) -> String {
 fn stem(path: &Path) -> String {
     let name = path.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
     name.split('.').next().unwrap_or(&name).to_string()
+}
+
+/// `file`'s path below `root`, `/`-separated (`team-a/intro.md`).
+fn below(file: &Path, root: &Path) -> String {
+    file.strip_prefix(root).unwrap_or(file).to_string_lossy().replace('\\', "/")
+}
+
+/// The source ids of one input's files (`root`: the input's path; `single`: it names one file):
+/// the input's `id` for one file; the path below `root` for HTML (`guide/print.html`); else the
+/// file name without its extensions — or, for files whose names would give one id
+/// (`team-a/intro.md` and `team-b/intro.md`, `policy.2023.txt` and `policy.2024.txt`), the path
+/// below `root` without its last extension (`team-a/intro`, `policy.2023`).
+fn source_ids(input: &Input, root: &Path, files: &[PathBuf], single: bool) -> Vec<String> {
+    if single && let Some(id) = &input.id {
+        return vec![id.clone()];
+    }
+    if input.format == "html" && !single {
+        return files.iter().map(|f| below(f, root)).collect();
+    }
+    let stems: Vec<String> = files.iter().map(|f| stem(f)).collect();
+    stems
+        .iter()
+        .zip(files)
+        .map(|(id, f)| {
+            if stems.iter().filter(|s| *s == id).count() == 1 || single {
+                return id.clone();
+            }
+            let path = below(f, root);
+            let cut = path.rfind('.').filter(|&i| i > path.rfind('/').map_or(0, |j| j + 1));
+            cut.map_or(path.clone(), |i| path[..i].to_string())
+        })
+        .collect()
 }
 
 impl Manifest {
@@ -399,6 +433,13 @@ impl Manifest {
                  indexes' sources are fetched by the repository's ./build.sh)",
             ));
         }
+        if input.id.is_some() {
+            return Err(Error::input(
+                root.display().to_string(),
+                "`id` names the source of a one-file input; a folder's files are named by their \
+                 file names: leave `id` out, or give each file an [[input]] of its own",
+            ));
+        }
         let mut all = Vec::new();
         walk(fs, &root, &mut all)?;
         let include: Vec<String> = if input.include.is_empty() {
@@ -406,14 +447,39 @@ impl Manifest {
         } else {
             input.include.clone()
         };
-        Ok(all
+        // A pattern with a `/` matches the path below the input's folder (`guide/*`), one without
+        // the file name.
+        let matches = |pat: &str, p: &Path| {
+            let name = if pat.contains('/') {
+                below(p, &root)
+            } else {
+                p.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default()
+            };
+            wildcard(pat, &name)
+        };
+        let files: Vec<PathBuf> = all
             .into_iter()
             .filter(|p| {
-                let name = p.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
-                include.iter().any(|pat| wildcard(pat, &name))
-                    && !input.exclude.iter().any(|pat| wildcard(pat, &name))
+                include.iter().any(|pat| matches(pat, p)) && !input.exclude.iter().any(|pat| matches(pat, p))
             })
-            .collect())
+            .collect();
+        if files.is_empty() {
+            return Err(Error::input(
+                root.display().to_string(),
+                format!(
+                    "no file of this [[input]] (format {:?}) matches include {:?}{}: check its path, \
+                     include and format",
+                    input.format,
+                    include,
+                    if input.exclude.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" and not exclude {:?}", input.exclude)
+                    }
+                ),
+            ));
+        }
+        Ok(files)
     }
 
     /// Read every input into documents (in manifest and file order).
@@ -431,8 +497,27 @@ impl Manifest {
         let mut jobs = Vec::new();
         for input in &self.inputs {
             let root = base.join(&input.path);
-            for f in Self::files_in(fs, input, base)? {
-                jobs.push((input, root.clone(), f));
+            let files = Self::files_in(fs, input, base)?;
+            let ids = source_ids(input, &root, &files, fs.kind(&root) == Kind::File);
+            for (f, id) in files.into_iter().zip(ids) {
+                jobs.push((input, f, id));
+            }
+        }
+        // Each source id once in an index: a second one names both files.
+        let mut first: std::collections::BTreeMap<&str, &Path> = std::collections::BTreeMap::new();
+        for (input, file, id) in &jobs {
+            if input.format == "jsonl" {
+                continue; // its records carry their own ids (checked when the index is written)
+            }
+            if let Some(other) = first.insert(id.as_str(), file.as_path()) {
+                return Err(Error::input(
+                    file.display().to_string(),
+                    format!(
+                        "source id {id:?} is already the id of {}: rename one of the files, or give \
+                         it an [[input]] of its own with an `id`",
+                        other.display()
+                    ),
+                ));
             }
         }
         let total = jobs.len();
@@ -447,18 +532,10 @@ impl Manifest {
             toc.sort_by(|a, b| a.0.cmp(&b.0));
             tocs.push(toc);
         }
-        for (n, (input, root, file)) in jobs.into_iter().enumerate() {
+        for (n, (input, file, id)) in jobs.into_iter().enumerate() {
             let toc = self.inputs.iter().position(|i| std::ptr::eq(i, input)).and_then(|i| tocs.get(i));
             let origin = file.display().to_string();
             let text = fs.read_to_string(&file)?;
-            let single = fs.kind(&root) == Kind::File;
-            let id = match (&input.id, single) {
-                (Some(id), true) => id.clone(),
-                _ if input.format == "html" && !single => {
-                    file.strip_prefix(&root).unwrap_or(&file).to_string_lossy().replace('\\', "/")
-                }
-                _ => stem(&file),
-            };
             let mut got = match input.format.as_str() {
                 "html" => vec![html::parse(&text, &id)?],
                 "markdown" => vec![markup::parse(&text, &id, Markup::Markdown)],

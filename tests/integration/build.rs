@@ -129,12 +129,81 @@ fn bad_manifests_are_input_errors() {
     assert!(Manifest::load(&p).is_err());
     let p = write("d.toml", "name = \"x\"\n");
     assert!(Manifest::load(&p).is_err());
-    // Inputs that hold no document (a pattern that matches no file): an error, not an empty index.
+    // An input that matches no file (a wrong format or pattern), even beside one that does: an
+    // error naming it, not an index without its documents.
     std::fs::create_dir_all(dir.join("empty")).expect("dir");
     let p = write("e.toml", "name = \"x\"\n[[input]]\nformat = \"markdown\"\npath = \"empty\"\n");
     let e = Manifest::load(&p).expect("parses").build(&dir, |_, _| {}).expect_err("no documents");
     assert_eq!(e.code(), "input");
-    assert!(e.to_string().contains("the inputs hold no documents"), "{e}");
+    assert!(e.to_string().contains("empty: no file of this [[input]] (format \"markdown\") matches include [\"*.md\", \"*.markdown\"]"), "{e}");
+    std::fs::create_dir_all(dir.join("txt")).expect("dir");
+    write("txt/a.txt", "Some text.\n");
+    let p = write(
+        "f.toml",
+        "name = \"x\"\n[[input]]\nformat = \"text\"\npath = \"txt\"\n[[input]]\nformat = \"markdown\"\npath = \"txt\"\n",
+    );
+    let e = Manifest::load(&p).expect("parses").build(&dir, |_, _| {}).expect_err("second input empty");
+    assert!(e.to_string().contains("txt: no file of this [[input]] (format \"markdown\")"), "{e}");
+    // Text in another encoding: refused with the way to convert it.
+    std::fs::create_dir_all(dir.join("enc")).expect("dir");
+    std::fs::write(dir.join("enc/cp949.txt"), [0xc7, 0xd1, 0xb1, 0xb9, b'\n']).expect("write"); // 한국 in CP949
+    let p = write("h.toml", "name = \"x\"\n[[input]]\nformat = \"text\"\npath = \"enc\"\n");
+    let e = Manifest::load(&p).expect("parses").build(&dir, |_, _| {}).expect_err("CP949");
+    assert!(e.to_string().contains("cp949.txt: not UTF-8 text (byte 0 is not): convert it first"), "{e}");
+    assert!(e.to_string().contains("iconv -f CP949 -t UTF-8"), "{e}");
+    std::fs::write(dir.join("enc/cp949.txt"), [0xff, 0xfe, b'a', 0]).expect("write");
+    let e = Manifest::load(&p).expect("parses").build(&dir, |_, _| {}).expect_err("UTF-16");
+    assert!(e.to_string().contains("UTF-16 text, not UTF-8"), "{e}");
+    // `id` names one file's source; on a folder it would be silently ignored.
+    let p = write("g.toml", "name = \"x\"\n[[input]]\nformat = \"text\"\npath = \"txt\"\nid = \"mine\"\n");
+    let e = Manifest::load(&p).expect("parses").build(&dir, |_, _| {}).expect_err("id on a folder");
+    assert!(e.to_string().contains("`id` names the source of a one-file input"), "{e}");
+}
+
+#[test]
+fn folder_inputs_name_their_sources_without_collisions_and_skip_hidden_files() {
+    let dir = std::env::temp_dir().join(format!("gg-ids-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let write = |name: &str, text: &[u8]| {
+        let p = dir.join(name);
+        std::fs::create_dir_all(p.parent().expect("parent")).expect("dir");
+        std::fs::write(&p, text).expect("write");
+    };
+    write("md/team-a/intro.md", b"# Intro A\n\nTeam A ships on Mondays.\n");
+    write("md/team-b/intro.md", b"# Intro B\n\nTeam B ships on Fridays.\n");
+    write("md/guide/setup.md", b"# Setup\n\nInstall the tool first.\n");
+    write("md/draft/setup-old.md", b"# Old setup\n\nOutdated.\n");
+    // Hidden: a macOS AppleDouble copy (not UTF-8) and a .git folder.
+    write("md/._intro.md", &[0, 5, 22, 7, 0xff, 0xfe, 0, 0]);
+    write("md/.git/notes.md", b"# Notes\n\nNot a document.\n");
+    write("tx/policy.2023.txt", b"Leave is 15 days.\n");
+    write("tx/policy.2024.txt", b"Leave is 16 days.\n");
+    let manifest = dir.join("m.toml");
+    std::fs::write(
+        &manifest,
+        "name = \"x\"\n[[input]]\nformat = \"markdown\"\npath = \"md\"\nexclude = [\"draft/*\"]\n\
+         [[input]]\nformat = \"text\"\npath = \"tx\"\n",
+    )
+    .expect("write");
+    let m = Manifest::load(&manifest).expect("manifest");
+    let docs = m.documents(&dir, |_, _| {}).expect("documents");
+    let ids: Vec<&str> = docs.iter().map(|d| d.source.id.as_str()).collect();
+    assert_eq!(ids, ["setup", "team-a/intro", "team-b/intro", "policy.2023", "policy.2024"]);
+    // Two inputs that still give one id: refused, naming both files.
+    write("more/setup.md", b"# Setup again\n\nElsewhere.\n");
+    std::fs::write(
+        &manifest,
+        "name = \"x\"\n[[input]]\nformat = \"markdown\"\npath = \"md\"\n[[input]]\nformat = \"markdown\"\npath = \"more\"\n",
+    )
+    .expect("write");
+    let e = Manifest::load(&manifest).expect("manifest").build(&dir, |_, _| {}).expect_err("one id twice");
+    let msg = e.to_string();
+    assert!(
+        msg.contains("more/setup.md: source id \"setup\" is already the id of")
+            && msg.contains("md/guide/setup.md"),
+        "{msg}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
