@@ -1,13 +1,15 @@
 //! HTML pages → documents, with lol_html (a streaming rewriter: no DOM is built).
 //!
-//! Keeps the visible text only: everything inside `head`, `script`, `style`, `nav`, `header`,
-//! `footer`, `aside`, `noscript`, `template`, `svg`, `button`, `select`, `textarea` and any element
-//! with a `hidden` attribute is dropped (so are attributes). The page's keyword metadata (`<meta
-//! itemprop="keywords">`, `<meta name="keywords">`: LibreOffice help marks each topic with its
-//! index entries so) becomes the document's [`keywords`](Document::keywords), indexed, not shown.
-//! The title is `<title>`, else the first `<h1>`. Headings `h1`–`h6` become the heading of the text
-//! that follows them. Block elements break lines. Entities are decoded. Malformed HTML is read the
-//! way a browser would tolerate it; it never fails the build unless lol_html itself refuses.
+//! Keeps the visible text only: everything inside `head`, `script`, `style`, `nav`, `aside`,
+//! `noscript`, `template`, `svg`, `button`, `select`, `textarea` and any element with a `hidden`
+//! attribute is dropped (so are attributes), and so is a page's `header` and `footer` — not an
+//! `article`'s or `main`'s own, which hold its title and lead (`<article><header><h1>…`). The
+//! page's keyword metadata (`<meta itemprop="keywords">`, `<meta name="keywords">`: LibreOffice
+//! help marks each topic with its index entries so) becomes the document's
+//! [`keywords`](Document::keywords), indexed, not shown. The title is `<title>`, else the first
+//! `<h1>`. Headings `h1`–`h6` become the heading of the text that follows them. Block elements
+//! break lines. Entities are decoded. Malformed HTML is read the way a browser would tolerate it;
+//! it never fails the build unless lol_html itself refuses.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -19,14 +21,20 @@ use super::Document;
 use crate::corpus::{Location, Source};
 use crate::error::{Error, Result};
 
-const SKIP: &str = "head, script, style, nav, header, footer, aside, noscript, template, svg, button, \
-                    select, textarea, [hidden]";
+const SKIP: &str = "head, script, style, nav, aside, noscript, template, svg, button, select, textarea, \
+                    [hidden]";
+/// Skipped outside an `article` or `main` only.
+const PAGE_PARTS: &str = "header, footer";
+/// Content whose `header` and `footer` are kept.
+const CONTENT: &str = "article, main";
 const BREAKS: &str = "p, div, br, li, dt, dd, tr, td, th, table, ul, ol, pre, section, article, \
                       blockquote, h1, h2, h3, h4, h5, h6, hr";
 
 #[derive(Default)]
 struct State {
     skip: u32,
+    /// Depth inside [`CONTENT`] elements.
+    content: u32,
     title: String,
     in_title: bool,
     heading: Option<String>,
@@ -107,7 +115,7 @@ pub fn decode_entities(s: &str) -> String {
 pub fn parse(html: &str, id: &str) -> Result<Document> {
     let st = Rc::new(RefCell::new(State::default()));
     let (s1, s2, s3, s4, s5, s6) = (st.clone(), st.clone(), st.clone(), st.clone(), st.clone(), st.clone());
-    let s7 = st.clone();
+    let (s7, s8, s9) = (st.clone(), st.clone(), st.clone());
     let mut rewriter = HtmlRewriter::new(
         Settings {
             element_content_handlers: vec![
@@ -125,6 +133,32 @@ pub fn parse(html: &str, id: &str) -> Result<Document> {
                     if el.can_have_content() && !el.is_self_closing() {
                         s2.borrow_mut().skip += 1;
                         let s = s2.clone();
+                        el.on_end_tag(end_tag!(move |_end| {
+                            let mut st = s.borrow_mut();
+                            st.skip = st.skip.saturating_sub(1);
+                            Ok(())
+                        }))
+                        .ok();
+                    }
+                    Ok(())
+                }),
+                element!(CONTENT, move |el| {
+                    if el.can_have_content() && !el.is_self_closing() {
+                        s8.borrow_mut().content += 1;
+                        let s = s8.clone();
+                        el.on_end_tag(end_tag!(move |_end| {
+                            let mut st = s.borrow_mut();
+                            st.content = st.content.saturating_sub(1);
+                            Ok(())
+                        }))
+                        .ok();
+                    }
+                    Ok(())
+                }),
+                element!(PAGE_PARTS, move |el| {
+                    if el.can_have_content() && !el.is_self_closing() && s9.borrow().content == 0 {
+                        s9.borrow_mut().skip += 1;
+                        let s = s9.clone();
                         el.on_end_tag(end_tag!(move |_end| {
                             let mut st = s.borrow_mut();
                             st.skip = st.skip.saturating_sub(1);
@@ -245,6 +279,23 @@ mod tests {
         assert_eq!(last.location.heading.as_deref(), Some("Find Next"));
         assert!(last.text.contains("기"));
         assert_eq!(d.keywords, vec!["secret".to_string()]);
+    }
+
+    #[test]
+    fn an_articles_own_header_is_kept_the_pages_is_not() {
+        let html = r#"<body><header><p>Site banner</p></header>
+            <main><article><header><h1>메일 설정</h1><p>Outlook에서 메일을 설정하는 방법입니다.</p></header>
+            <p>본문</p><footer><p>작성: 정보팀</p></footer></article></main>
+            <footer><p>Copyright</p></footer></body>"#;
+        let d = parse(html, "mail.html").unwrap();
+        let all: String = d.blocks.iter().map(|b| b.text.clone()).collect::<Vec<_>>().join("|");
+        assert!(
+            all.contains("Outlook에서 메일을 설정하는 방법입니다.") && all.contains("작성: 정보팀"),
+            "{all}"
+        );
+        assert!(!all.contains("Site banner") && !all.contains("Copyright"), "{all}");
+        assert_eq!(d.source.title, "메일 설정");
+        assert!(d.blocks.iter().any(|b| b.location.heading.as_deref() == Some("메일 설정")));
     }
 
     #[test]

@@ -1,10 +1,12 @@
 //! Markdown, reStructuredText and plain text → documents.
 //!
-//! Only structure that matters for citation is read: headings (Markdown `#`…`######` lines; reST
-//! titles underlined, optionally overlined, with a repeated punctuation character) become the
-//! heading of the paragraphs that follow; paragraphs are separated by blank lines. The first
-//! heading is the document title (plain text: the first line). reST directive lines (`.. x::`)
-//! and comments are dropped; everything else is kept as written.
+//! Only structure that matters for citation is read: headings (Markdown `#`…`######` lines indented
+//! less than four spaces, outside ```` ``` ```` and `~~~` fences; reST titles underlined, optionally
+//! overlined, with a repeated punctuation character) become the heading of the paragraphs that
+//! follow; paragraphs are separated by blank lines. The first heading is the document title (plain
+//! text: the first line); a Markdown file's front matter (`---` … `---` at its start) is left out,
+//! and its `title:` is the title. reST directive lines (`.. x::`) and comments are dropped;
+//! everything else is kept as written.
 
 use super::Document;
 use crate::corpus::{Location, Source};
@@ -30,6 +32,12 @@ fn is_rst_rule(line: &str) -> bool {
 }
 
 fn md_heading(line: &str) -> Option<&str> {
+    // Four spaces (or a tab) in: an indented code block's line, not a heading.
+    let indent: usize =
+        line.chars().take_while(|c| c.is_whitespace()).map(|c| if c == '\t' { 4 } else { 1 }).sum();
+    if indent >= 4 {
+        return None;
+    }
     let t = line.trim_start();
     let hashes = t.chars().take_while(|&c| c == '#').count();
     if (1..=6).contains(&hashes) && t[hashes..].starts_with(' ') {
@@ -39,9 +47,27 @@ fn md_heading(line: &str) -> Option<&str> {
     }
 }
 
+/// A Markdown fence line's character and length (```` ``` ````, `~~~~`), when `line` is one.
+fn fence(line: &str) -> Option<(char, usize)> {
+    let t = line.trim_start();
+    let c = t.chars().next().filter(|c| matches!(c, '`' | '~'))?;
+    let n = t.chars().take_while(|&x| x == c).count();
+    (n >= 3).then_some((c, n))
+}
+
+/// The lines of a Markdown front matter block at the start (`---` … `---` or `...`), if any.
+fn front_matter(lines: &[&str]) -> usize {
+    if lines.first().map(|l| l.trim_end()) != Some("---") {
+        return 0;
+    }
+    lines.iter().skip(1).position(|l| matches!(l.trim_end(), "---" | "...")).map_or(0, |end| end + 2)
+}
+
 /// Parse `text` as `markup` into a document with source id `id`.
 pub fn parse(text: &str, id: &str, markup: Markup) -> Document {
-    let lines: Vec<&str> = text.lines().collect();
+    let all: Vec<&str> = text.lines().collect();
+    let front = if markup == Markup::Markdown { front_matter(&all) } else { 0 };
+    let lines = &all[front..];
     let mut doc = Document {
         source: Source { id: id.to_string(), kind: "document".into(), ..Default::default() },
         blocks: Vec::new(),
@@ -49,10 +75,13 @@ pub fn parse(text: &str, id: &str, markup: Markup) -> Document {
         section_titles: Vec::new(),
         chapters: Vec::new(),
     };
-    let mut title: Option<String> = None;
+    let mut title: Option<String> = all[..front].iter().find_map(|l| {
+        let v = l.strip_prefix("title:")?.trim().trim_matches(['"', '\'']).trim();
+        (!v.is_empty()).then(|| v.to_string())
+    });
     let mut loc = Location::default();
     let mut para = String::new();
-    let mut in_fence = false;
+    let mut in_fence: Option<(char, usize)> = None;
     let mut i = 0;
     let flush = |doc: &mut Document, para: &mut String, loc: &Location| {
         doc.push(para, loc);
@@ -63,10 +92,12 @@ pub fn parse(text: &str, id: &str, markup: Markup) -> Document {
         let mut heading: Option<String> = None;
         match markup {
             Markup::Markdown => {
-                if line.trim_start().starts_with("```") {
-                    in_fence = !in_fence;
-                } else if !in_fence {
-                    heading = md_heading(line).map(str::to_string);
+                match (in_fence, fence(line)) {
+                    // A fence closes with its own character, at least as long.
+                    (Some((c, n)), Some((c2, n2))) if c == c2 && n2 >= n => in_fence = None,
+                    (None, Some(f)) => in_fence = Some(f),
+                    (None, None) => heading = md_heading(line).map(str::to_string),
+                    _ => {}
                 }
             }
             Markup::Rst => {
@@ -103,7 +134,7 @@ pub fn parse(text: &str, id: &str, markup: Markup) -> Document {
             loc.heading = Some(h.clone());
             para.push_str(&h);
             para.push('\n');
-        } else if line.trim().is_empty() && !in_fence {
+        } else if line.trim().is_empty() && in_fence.is_none() {
             flush(&mut doc, &mut para, &loc);
         } else {
             para.push_str(line);
@@ -121,6 +152,26 @@ pub fn parse(text: &str, id: &str, markup: Markup) -> Document {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn markdown_code_and_front_matter_give_no_headings() {
+        let md = "---\ntitle: \"배포 안내\"\nauthor: 정보팀\n---\n# 배포\n\n~~~sh\n# 이것은 주석이다\n```\n# still code\n~~~\n\n\
+                  롤백은 팀장 승인 후 한다.\n\n    # 들여쓴 코드 주석\n\n   # 절차\n\n승인 후 배포한다.\n";
+        let d = parse(md, "deploy", Markup::Markdown);
+        assert_eq!(d.source.title, "배포 안내", "front matter's title");
+        let all: String = d.blocks.iter().map(|b| b.text.clone()).collect::<Vec<_>>().join("|");
+        assert!(!all.contains("author:"), "front matter is not text: {all}");
+        let headings: Vec<&str> = d.blocks.iter().filter_map(|b| b.location.heading.as_deref()).collect();
+        assert!(headings.iter().all(|h| ["배포", "절차"].contains(h)), "{headings:?}");
+        let rollback = d.blocks.iter().find(|b| b.text.contains("롤백은")).unwrap();
+        assert_eq!(rollback.location.heading.as_deref(), Some("배포"));
+        assert!(all.contains("# 이것은 주석이다") && all.contains("# 들여쓴 코드 주석"), "code stays text");
+        let last = d.blocks.last().unwrap();
+        assert_eq!(last.location.heading.as_deref(), Some("절차"));
+        // Without front matter a `---` rule is text, and the first heading is the title.
+        let d = parse("# Title\n\n---\n\nText.\n", "t", Markup::Markdown);
+        assert_eq!(d.source.title, "Title");
+    }
 
     #[test]
     fn rst_questions_become_headings() {
