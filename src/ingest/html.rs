@@ -1,8 +1,10 @@
 //! HTML pages → documents, with lol_html (a streaming rewriter: no DOM is built).
 //!
 //! Keeps the visible text only: everything inside `head`, `script`, `style`, `nav`, `aside`,
-//! `noscript`, `template`, `svg`, `button`, `select`, `textarea` and any element with a `hidden`
-//! attribute is dropped (so are attributes), and so is a page's `header` and `footer` — not an
+//! `noscript`, `template`, `svg`, `button`, `select`, `textarea`, any element with a `hidden`
+//! attribute and the permalink marks documentation generators put in headings (`¶`, `#`:
+//! `a.headerlink`, `a.header-anchor`, `a.hash-link`, `a.anchor-link`) is dropped (so are
+//! attributes), and so is a page's `header` and `footer` — not an
 //! `article`'s or `main`'s own, which hold its title and lead (`<article><header><h1>…`). The
 //! page's keyword metadata (`<meta itemprop="keywords">`, `<meta name="keywords">`: LibreOffice
 //! help marks each topic with its index entries so) becomes the document's
@@ -22,7 +24,7 @@ use crate::corpus::{Location, Source};
 use crate::error::{Error, Result};
 
 const SKIP: &str = "head, script, style, nav, aside, noscript, template, svg, button, select, textarea, \
-                    [hidden]";
+                    [hidden], a.headerlink, a.header-anchor, a.hash-link, a.anchor-link";
 /// Skipped outside an `article` or `main` only.
 const PAGE_PARTS: &str = "header, footer";
 /// Content whose `header` and `footer` are kept.
@@ -66,6 +68,11 @@ pub fn decode_entities(s: &str) -> String {
         out.push_str(&rest[..i]);
         rest = &rest[i..];
         let end = rest.char_indices().take(12).find(|&(_, c)| c == ';').map(|(j, _)| j);
+        // A soft hyphen (`&shy;`) only marks where a word may break: it splits no word here.
+        if rest.starts_with("&shy;") {
+            rest = &rest["&shy;".len()..];
+            continue;
+        }
         let decoded = end.and_then(|j| {
             let name = &rest[1..j];
             let c = if let Some(num) = name.strip_prefix("#x").or_else(|| name.strip_prefix("#X")) {
@@ -74,10 +81,22 @@ pub fn decode_entities(s: &str) -> String {
                 num.parse::<u32>().ok().and_then(char::from_u32)
             } else {
                 match name {
-                    "amp" => Some('&'),
-                    "lt" => Some('<'),
-                    "gt" => Some('>'),
-                    "quot" => Some('"'),
+                    "amp" | "AMP" => Some('&'),
+                    "lt" | "LT" => Some('<'),
+                    "gt" | "GT" => Some('>'),
+                    "quot" | "QUOT" => Some('"'),
+                    "laquo" => Some('«'),
+                    "raquo" => Some('»'),
+                    "bull" => Some('•'),
+                    "reg" => Some('®'),
+                    "trade" => Some('™'),
+                    "deg" => Some('°'),
+                    "plusmn" => Some('±'),
+                    "sect" => Some('§'),
+                    "larr" => Some('←'),
+                    "uarr" => Some('↑'),
+                    "darr" => Some('↓'),
+                    "ensp" | "emsp" | "thinsp" => Some(' '),
                     "apos" => Some('\''),
                     "nbsp" => Some(' '),
                     "middot" => Some('·'),
@@ -296,6 +315,17 @@ mod tests {
         assert!(!all.contains("Site banner") && !all.contains("Copyright"), "{all}");
         assert_eq!(d.source.title, "메일 설정");
         assert!(d.blocks.iter().any(|b| b.location.heading.as_deref() == Some("메일 설정")));
+    }
+
+    #[test]
+    fn permalink_marks_and_more_named_entities() {
+        let html = r##"<body><h2>설치<a class="headerlink" href="#s" title="Permalink">¶</a></h2>
+            <p>글&shy;자&shy;수 &raquo; 다음 &bull; LibreOffice&reg; &AMP; 30&deg;</p>
+            <h3>요구 사항<a class="header-anchor" href="#r">#</a></h3><p>x</p></body>"##;
+        let d = parse(html, "install.html").unwrap();
+        let headings: Vec<&str> = d.blocks.iter().filter_map(|b| b.location.heading.as_deref()).collect();
+        assert_eq!(headings, ["설치", "요구 사항"]);
+        assert!(d.blocks[0].text.contains("글자수 » 다음 • LibreOffice® & 30°"), "{}", d.blocks[0].text);
     }
 
     #[test]

@@ -9,7 +9,7 @@
 //! ```
 //!
 //! `source`, `title` and `text` are required; the rest are optional. `article` may be a number
-//! (`10` → `제10조`) or a label. Consecutive or scattered records of one source form one document
+//! (`10` or `"10"` → `제10조`) or a label. Consecutive or scattered records of one source form one document
 //! in order of first appearance. The source's fields (`title`, `kind`, `date`, `link`, `links`)
 //! come from its first record: a later record repeats the title and may leave the optional ones
 //! out, and one that gives another value is an error naming both lines (a value would otherwise be
@@ -62,12 +62,18 @@ pub fn parse(text: &str, origin: &str, set_by_input: &[&str]) -> Result<Vec<Docu
         }
         let article = match r.article.take() {
             None | Some(serde_json::Value::Null) => None,
-            Some(serde_json::Value::Number(n)) => Some(format!("제{n}조")),
+            Some(serde_json::Value::Number(n)) if n.is_u64() => Some(format!("제{n}조")),
+            // "3" as 3: an article number, whichever way the converter wrote it.
+            Some(serde_json::Value::String(s))
+                if !s.is_empty() && s.trim().bytes().all(|b| b.is_ascii_digit()) =>
+            {
+                Some(format!("제{}조", s.trim()))
+            }
             Some(serde_json::Value::String(s)) => Some(s),
             Some(other) => {
                 return Err(Error::input(
                     at(),
-                    format!("\"article\" must be a number or string, got {other}"),
+                    format!("\"article\" must be a whole number or a string, got {other}"),
                 ));
             }
         };
@@ -139,6 +145,13 @@ mod tests {
         assert_eq!(d[0].blocks.len(), 2);
         assert_eq!(d[0].blocks[0].location.article.as_deref(), Some("제3조"));
         assert_eq!(d[0].blocks[1].location.article.as_deref(), Some("제4조의2"));
+        let one = |article: &str| {
+            let line = format!(r#"{{"source":"a","title":"A","text":"t","article":{article}}}"#);
+            parse(&line, "x.jsonl", &[]).map(|d| d[0].blocks[0].location.article.clone())
+        };
+        assert_eq!(one(r#""3""#).unwrap().as_deref(), Some("제3조"));
+        assert_eq!(one(r#""Article 3""#).unwrap().as_deref(), Some("Article 3"));
+        assert!(one("3.5").is_err() && one("-1").is_err());
         assert_eq!(d[1].source.kind, "faq");
         assert_eq!(d[1].source.links, ["x"]);
     }

@@ -199,7 +199,9 @@ pub struct Input {
     pub id: Option<String>,
     /// Source kind override.
     pub kind: Option<String>,
-    /// Reference date override.
+    /// Reference date override: a string, or a TOML date written without quotes
+    /// (`date = 2024-01-01`), kept as written.
+    #[serde(default, deserialize_with = "date_or_text")]
     pub date: Option<String>,
     /// Link template (`{id}` → source id).
     pub link: Option<String>,
@@ -265,6 +267,23 @@ pub fn wildcard(pattern: &str, name: &str) -> bool {
         }
     }
     true
+}
+
+/// A date as TOML gives it: text, or a date/time value (`date = 2024-01-01`), as its text.
+fn date_or_text<'de, D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Option<String>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Date {
+        Text(String),
+        Value(toml::value::Datetime),
+    }
+    let date = Option::<Date>::deserialize(d).map_err(|_| {
+        serde::de::Error::custom("date: write it as text (\"2024-01\") or a TOML date (2024-01-01)")
+    })?;
+    Ok(date.map(|v| match v {
+        Date::Text(t) => t,
+        Date::Value(v) => v.to_string(),
+    }))
 }
 
 /// Deepest folder [`walk`] enters below an input's `path`.
@@ -457,10 +476,15 @@ impl Manifest {
             };
             wildcard(pat, &name)
         };
+        // An index is never a document (one built into its own input folder would be read as text
+        // on the next build).
+        let index = |p: &Path| p.extension().is_some_and(|e| e == "ggi");
         let files: Vec<PathBuf> = all
             .into_iter()
             .filter(|p| {
-                include.iter().any(|pat| matches(pat, p)) && !input.exclude.iter().any(|pat| matches(pat, p))
+                !index(p)
+                    && include.iter().any(|pat| matches(pat, p))
+                    && !input.exclude.iter().any(|pat| matches(pat, p))
             })
             .collect();
         if files.is_empty() {

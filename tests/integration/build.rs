@@ -154,6 +154,19 @@ fn bad_manifests_are_input_errors() {
     std::fs::write(dir.join("enc/cp949.txt"), [0xff, 0xfe, b'a', 0]).expect("write");
     let e = Manifest::load(&p).expect("parses").build(&dir, |_, _| {}).expect_err("UTF-16");
     assert!(e.to_string().contains("UTF-16 text, not UTF-8"), "{e}");
+    // An index built into its input folder is not read back as a document; a date may be a TOML
+    // date without quotes.
+    std::fs::write(dir.join("txt/built.ggi"), [0x47, 0x47, 0x49, 0xff, 0]).expect("write");
+    let p = write(
+        "i.toml",
+        "name = \"x\"\n[[input]]\nformat = \"text\"\npath = \"txt\"\ninclude = [\"*\"]\ndate = 2024-01-01\n",
+    );
+    let docs = Manifest::load(&p).expect("parses").documents(&dir, |_, _| {}).expect("the .ggi is left out");
+    assert_eq!(docs.len(), 1);
+    assert_eq!(docs[0].source.date.as_deref(), Some("2024-01-01"));
+    let p = write("j.toml", "name = \"x\"\n[[input]]\nformat = \"text\"\npath = \"txt\"\ndate = 5\n");
+    let e = Manifest::load(&p).expect_err("a number is no date");
+    assert!(e.to_string().contains("date: write it as text"), "{e}");
     // `id` names one file's source; on a folder it would be silently ignored.
     let p = write("g.toml", "name = \"x\"\n[[input]]\nformat = \"text\"\npath = \"txt\"\nid = \"mine\"\n");
     let e = Manifest::load(&p).expect("parses").build(&dir, |_, _| {}).expect_err("id on a folder");
