@@ -307,6 +307,16 @@ fn walk_from(fs: &dyn Files, dir: &Path, out: &mut Vec<PathBuf>, depth: usize) -
     }
     let mut entries = fs.list(dir)?;
     entries.retain(|p| !p.file_name().is_some_and(|n| n.to_string_lossy().starts_with('.')));
+    // A name that is not UTF-8 (a CP949 name from an older Korean system) cannot be a source id or
+    // be opened again by the name the npm bin's file system gives it: refused the same on both.
+    if let Some(bad) =
+        entries.iter().find(|p| p.file_name().is_some_and(|n| n.to_string_lossy().contains('\u{FFFD}')))
+    {
+        return Err(Error::input(
+            bad.display().to_string(),
+            "the file name is not UTF-8 (older Korean systems name files in CP949): rename the file",
+        ));
+    }
     entries.sort();
     for p in entries {
         if fs.kind(&p) == Kind::Dir {
@@ -355,11 +365,17 @@ fn below(file: &Path, root: &Path) -> String {
 /// the input's `id` for one file; the path below `root` for HTML (`guide/print.html`); else the
 /// file name without its extensions — or, for files whose names would give one id
 /// (`team-a/intro.md` and `team-b/intro.md`, `policy.2023.txt` and `policy.2024.txt`), the path
-/// below `root` without its last extension (`team-a/intro`, `policy.2023`).
+/// below `root` without its last extension (`team-a/intro`, `policy.2023`). Hangul is composed
+/// (a macOS file name's jamo → syllables).
 fn source_ids(input: &Input, root: &Path, files: &[PathBuf], single: bool) -> Vec<String> {
     if single && let Some(id) = &input.id {
         return vec![id.clone()];
     }
+    // Hangul file names from macOS arrive decomposed: ids are composed, as people type them.
+    derived_ids(input, root, files, single).iter().map(|id| crate::text::compose_hangul(id)).collect()
+}
+
+fn derived_ids(input: &Input, root: &Path, files: &[PathBuf], single: bool) -> Vec<String> {
     if input.format == "html" && !single {
         return files.iter().map(|f| below(f, root)).collect();
     }

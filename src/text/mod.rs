@@ -14,7 +14,7 @@ mod sentence;
 
 pub use analyzer::{Analyzer, AnalyzerSettings, KoreanMode, Token, words_of};
 pub use case::lowercase;
-pub use normalize::normalize;
+pub use normalize::{compose_hangul, normalize};
 pub use sentence::sentences;
 
 /// `c.is_alphanumeric()`, a Hangul syllable answered first: std searches Unicode's tables for every

@@ -119,6 +119,42 @@ fn normalize_one(text: &str, out: &mut String) -> usize {
     consumed(&mut chars)
 }
 
+/// `text` with its conjoining Hangul jamo composed into syllables (Unicode §3.12, as NFC does for
+/// Hangul) and nothing else changed: for names that must stay as written but match what a person
+/// types — a source id from a macOS file name (NFD) is `보안규정` in jamo.
+pub fn compose_hangul(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        let cp = c as u32;
+        let trailing =
+            |t: Option<&char>| t.map(|&t| t as u32).filter(|&tp| tp > T_BASE && tp < T_BASE + T_COUNT);
+        let syllable = if (L_BASE..L_BASE + L_COUNT).contains(&cp)
+            && let Some(vp) =
+                chars.peek().map(|&v| v as u32).filter(|vp| (V_BASE..V_BASE + V_COUNT).contains(vp))
+        {
+            chars.next();
+            Some(S_BASE + ((cp - L_BASE) * V_COUNT + (vp - V_BASE)) * T_COUNT)
+        } else if (S_BASE..S_BASE + L_COUNT * N_COUNT).contains(&cp) && (cp - S_BASE).is_multiple_of(T_COUNT)
+        {
+            Some(cp)
+        } else {
+            None
+        };
+        match syllable {
+            Some(s) => {
+                let t = trailing(chars.peek());
+                if t.is_some() {
+                    chars.next();
+                }
+                out.push(char::from_u32(s + t.map_or(0, |tp| tp - T_BASE)).unwrap_or(c));
+            }
+            None => out.push(c),
+        }
+    }
+    out
+}
+
 /// Full-width ASCII → ASCII; ideographic, no-break and other spaces → a plain space.
 fn fold_width(c: char) -> char {
     let cp = c as u32;
@@ -132,6 +168,16 @@ fn fold_width(c: char) -> char {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn compose_hangul_changes_nothing_else() {
+        // 보안규정 in conjoining jamo (a macOS file name), with capitals and a full-width letter.
+        let nfd = "Team-\u{1107}\u{1169}\u{110B}\u{1161}\u{11AB}\u{1100}\u{1172}\u{110C}\u{1165}\u{11BC} Ａ";
+        assert_eq!(compose_hangul(nfd), "Team-보안규정 Ａ");
+        assert_eq!(compose_hangul("가\u{11A8}"), "각", "an LV syllable and a trailing jamo");
+        assert_eq!(compose_hangul("보안규정"), "보안규정");
+        assert_eq!(compose_hangul("\u{1100}x\u{11A8}"), "\u{1100}x\u{11A8}", "lone jamo stay");
+    }
 
     #[test]
     fn composes_conjoining_jamo() {

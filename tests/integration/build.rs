@@ -167,6 +167,17 @@ fn bad_manifests_are_input_errors() {
     let p = write("j.toml", "name = \"x\"\n[[input]]\nformat = \"text\"\npath = \"txt\"\ndate = 5\n");
     let e = Manifest::load(&p).expect_err("a number is no date");
     assert!(e.to_string().contains("date: write it as text"), "{e}");
+    // A file name that is not UTF-8 (CP949 인사.txt): refused by name, not read under a garbled id.
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        std::fs::create_dir_all(dir.join("cp949name")).expect("dir");
+        let name = std::ffi::OsStr::from_bytes(b"\xc0\xce\xbb\xe7.txt");
+        std::fs::write(dir.join("cp949name").join(name), "인사 규정.\n").expect("write");
+        let p = write("k.toml", "name = \"x\"\n[[input]]\nformat = \"text\"\npath = \"cp949name\"\n");
+        let e = Manifest::load(&p).expect("parses").build(&dir, |_, _| {}).expect_err("CP949 name");
+        assert!(e.to_string().contains("the file name is not UTF-8"), "{e}");
+    }
     // `id` names one file's source; on a folder it would be silently ignored.
     let p = write("g.toml", "name = \"x\"\n[[input]]\nformat = \"text\"\npath = \"txt\"\nid = \"mine\"\n");
     let e = Manifest::load(&p).expect("parses").build(&dir, |_, _| {}).expect_err("id on a folder");
@@ -190,18 +201,23 @@ fn folder_inputs_name_their_sources_without_collisions_and_skip_hidden_files() {
     write("md/._intro.md", &[0, 5, 22, 7, 0xff, 0xfe, 0, 0]);
     write("md/.git/notes.md", b"# Notes\n\nNot a document.\n");
     write("tx/policy.2023.txt", b"Leave is 15 days.\n");
+    // 보안규정.txt as macOS names it (conjoining jamo): its id is the word as people type it.
+    write(
+        "nfd/\u{1107}\u{1169}\u{110B}\u{1161}\u{11AB}\u{1100}\u{1172}\u{110C}\u{1165}\u{11BC}.txt",
+        "보안 규정.\n".as_bytes(),
+    );
     write("tx/policy.2024.txt", b"Leave is 16 days.\n");
     let manifest = dir.join("m.toml");
     std::fs::write(
         &manifest,
         "name = \"x\"\n[[input]]\nformat = \"markdown\"\npath = \"md\"\nexclude = [\"draft/*\"]\n\
-         [[input]]\nformat = \"text\"\npath = \"tx\"\n",
+         [[input]]\nformat = \"text\"\npath = \"tx\"\n[[input]]\nformat = \"text\"\npath = \"nfd\"\n",
     )
     .expect("write");
     let m = Manifest::load(&manifest).expect("manifest");
     let docs = m.documents(&dir, |_, _| {}).expect("documents");
     let ids: Vec<&str> = docs.iter().map(|d| d.source.id.as_str()).collect();
-    assert_eq!(ids, ["setup", "team-a/intro", "team-b/intro", "policy.2023", "policy.2024"]);
+    assert_eq!(ids, ["setup", "team-a/intro", "team-b/intro", "policy.2023", "policy.2024", "보안규정"]);
     // Two inputs that still give one id: refused, naming both files.
     write("more/setup.md", b"# Setup again\n\nElsewhere.\n");
     std::fs::write(
