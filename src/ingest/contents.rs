@@ -6,8 +6,10 @@
 //! either (line continuations `\` and escaped quotes of a JS string are undone) with a small tag
 //! scanner: for each `<a href>` it gives the link target (without `?query` and `#fragment`) and the
 //! labels of the lists it is nested in, outermost first. A page linked several times gets every
-//! place's labels. Used by the manifest's `contents` key; the labels are indexed with the page's
-//! chunks, never shown as their text.
+//! place's labels. Used by the manifest's `contents` key, which matches each link to a source id
+//! as written, or from the site's root (`/guide/b.html`, `./a.html`) or from the table's own
+//! folder (`../guide/b.html`); the labels are indexed with the page's chunks, never shown as their
+//! text.
 
 /// Every linked page with the labels of the lists it sits in, outermost first, in the order the
 /// links come (a page linked twice appears twice).

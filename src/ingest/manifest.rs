@@ -286,6 +286,32 @@ fn date_or_text<'de, D: serde::Deserializer<'de>>(d: D) -> std::result::Result<O
     }))
 }
 
+/// The source id a table of contents' link names, when it is written another way than the id:
+/// `./a.html`, `/guide/b.html` (from the site's root), `../guide/b.html` (from the table's folder
+/// `dir`, below the input's). None when the link is the id itself or names no source of `ids`.
+fn toc_target(target: &str, dir: Option<&str>, ids: &std::collections::BTreeSet<&str>) -> Option<String> {
+    if ids.contains(target) {
+        return None;
+    }
+    let plain = target.trim_start_matches("./").trim_start_matches('/');
+    let mut candidates = vec![plain.to_string()];
+    if let Some(dir) = dir.filter(|d| !d.is_empty()) {
+        // `dir/target` with `.` and `..` steps resolved.
+        let mut parts: Vec<&str> = dir.split('/').collect();
+        for step in target.split('/') {
+            match step {
+                "" | "." => {}
+                ".." => {
+                    parts.pop();
+                }
+                s => parts.push(s),
+            }
+        }
+        candidates.push(parts.join("/"));
+    }
+    candidates.into_iter().find(|c| ids.contains(c.as_str()))
+}
+
 /// Deepest folder [`walk`] enters below an input's `path`.
 const MAX_DEPTH: usize = 32;
 
@@ -566,7 +592,23 @@ impl Manifest {
         let mut tocs: Vec<Vec<(String, Vec<String>)>> = Vec::new();
         for input in &self.inputs {
             let mut toc = match &input.contents {
-                Some(p) => super::contents::parse(&fs.read_to_string(&base.join(p))?),
+                Some(p) => {
+                    let ids: std::collections::BTreeSet<&str> =
+                        jobs.iter().filter(|j| std::ptr::eq(j.0, input)).map(|j| j.2.as_str()).collect();
+                    // The table's folder below the input's, for links relative to the table itself.
+                    let dir = base
+                        .join(p)
+                        .parent()
+                        .and_then(|d| d.strip_prefix(base.join(&input.path)).ok())
+                        .map(|d| below(d, Path::new("")));
+                    let mut toc = super::contents::parse(&fs.read_to_string(&base.join(p))?);
+                    for (target, _) in &mut toc {
+                        if let Some(id) = toc_target(target, dir.as_deref(), &ids) {
+                            *target = id;
+                        }
+                    }
+                    toc
+                }
                 None => Vec::new(),
             };
             toc.sort_by(|a, b| a.0.cmp(&b.0));

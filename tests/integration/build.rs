@@ -281,3 +281,39 @@ fn aliases_find_the_pages_that_use_the_documents_word() {
         assert!(!chunk.text.contains("리브레오피스"));
     }
 }
+
+#[test]
+fn table_of_contents_links_written_relative_or_from_the_root_still_name_their_pages() {
+    let dir = std::env::temp_dir().join(format!("gg-toc-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let write = |name: &str, text: &str| {
+        let p = dir.join(name);
+        std::fs::create_dir_all(p.parent().expect("parent")).expect("dir");
+        std::fs::write(&p, text).expect("write");
+    };
+    write("site/a.html", "<h1>감리원 자격</h1><p>감리원은 자격이 있어야 한다.</p>");
+    write("site/guide/b.html", "<h1>절차</h1><p>감리 절차를 따른다.</p>");
+    write("site/guide/c.html", "<h1>보고</h1><p>감리 결과를 보고한다.</p>");
+    // Three ways to write a link: from the table's folder (./), from the site's root (/), and
+    // up from a table kept in a folder of its own (../).
+    write(
+        "site/nav/toc.html",
+        "<ul><li><label>감리 제도</label><ul><li><a href=\"../a.html\">자격</a></li>\
+         <li><a href=\"/guide/b.html#top\">절차</a></li><li><a href=\"./../guide/c.html\">보고</a></li></ul></li></ul>",
+    );
+    std::fs::write(
+        dir.join("m.toml"),
+        "name = \"x\"\n[[input]]\nformat = \"html\"\npath = \"site\"\nexclude = [\"nav/*\"]\ncontents = \"site/nav/toc.html\"\n",
+    )
+    .expect("write");
+    let docs =
+        Manifest::load(&dir.join("m.toml")).expect("manifest").documents(&dir, |_, _| {}).expect("documents");
+    let chapters: Vec<(&str, Vec<String>)> =
+        docs.iter().map(|d| (d.source.id.as_str(), d.chapters.clone())).collect();
+    let label = vec!["감리 제도".to_string()];
+    assert_eq!(
+        chapters,
+        [("a.html", label.clone()), ("guide/b.html", label.clone()), ("guide/c.html", label)]
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
