@@ -395,8 +395,11 @@ fn object_json_or(value: &JsValue, what: &'static str) -> Result<Option<String>,
         let part = |i| bad.get(i).as_string().unwrap_or_default();
         return Err(Error::invalid(what, format!("\"{}\" is {}", part(0), part(1))));
     }
-    json.and_then(|s| s.as_string())
-        .filter(|s| s.starts_with('{'))
+    let json = match json {
+        Some(j) => text_from_js(&j, what)?,
+        None => None,
+    };
+    json.filter(|s| s.starts_with('{'))
         .map(Some)
         .ok_or_else(|| Error::invalid(what, "not a JSON-compatible object"))
 }
@@ -407,9 +410,25 @@ fn object_json_or(value: &JsValue, what: &'static str) -> Result<Option<String>,
 // borrowed (the borrow is never released: every later call fails). A check in Rust, before any
 // work, gives the typed `invalid_argument` error naming the argument and leaves the engine as it was.
 
+/// Longest JS string read (UTF-16 units): far past every argument's own limit (prompts and lines:
+/// 1 MiB), checked before wasm-bindgen copies a string into wasm memory — a 400-million-character
+/// prompt grew that memory to 1.6 GB, which it never gives back, before its length was refused.
+const MAX_JS_STRING: u32 = 1 << 24;
+
+/// `v` as a Rust string when it is a JS string (None otherwise); one longer than
+/// [`MAX_JS_STRING`] is the typed error naming it, and is never copied.
+fn text_from_js(v: &JsValue, name: &'static str) -> Result<Option<String>, Error> {
+    match v.dyn_ref::<js_sys::JsString>().map(js_sys::JsString::length) {
+        Some(n) if n > MAX_JS_STRING => {
+            Err(Error::invalid(name, "longer than any argument takes (16777216 characters at most)"))
+        }
+        _ => Ok(v.as_string()),
+    }
+}
+
 /// A string argument from JS, or the typed error naming it.
 fn string_arg(v: &JsValue, name: &'static str) -> Result<String, JsValue> {
-    v.as_string().ok_or_else(|| js_error(Error::invalid(name, "must be a string")))
+    text_from_js(v, name).map_err(js_error)?.ok_or_else(|| js_error(Error::invalid(name, "must be a string")))
 }
 
 /// A count (`k`) from JS: a whole number 0..=2³²−1 (the callee checks its own range), or the typed
@@ -675,7 +694,7 @@ impl WasmEngine {
         #[wasm_bindgen(unchecked_param_type = "string | Record<string, unknown>")] args: JsValue,
     ) -> Result<JsValue, JsValue> {
         let name = string_arg(&name, "tool name")?;
-        let json = match args.as_string() {
+        let json = match text_from_js(&args, "arguments").map_err(js_error)? {
             Some(json) => json,
             None if args.is_object() => object_json(&args, "arguments")?.unwrap_or_default(),
             None => return Err(js_error(Error::invalid("arguments", "must be JSON text or an object"))),
@@ -694,12 +713,13 @@ impl WasmEngine {
     /// like every method, it throws after `free()`.
     #[wasm_bindgen(js_name = handleLine, unchecked_return_type = "string")]
     pub fn handle_line(&self, #[wasm_bindgen(unchecked_param_type = "string")] line: JsValue) -> JsValue {
-        js_string(&match line.as_string() {
-            Some(line) => protocol::handle_line(&self.engine, line.as_bytes()),
-            None => protocol::error_reply(
+        js_string(&match text_from_js(&line, "line") {
+            Ok(Some(line)) => protocol::handle_line(&self.engine, line.as_bytes()),
+            Ok(None) => protocol::error_reply(
                 "null",
                 &Error::invalid("line", "must be a string (one JSON Lines request)"),
             ),
+            Err(e) => protocol::error_reply("null", &e),
         })
     }
 
@@ -871,8 +891,7 @@ fn line_args(
     n: &JsValue,
     defaults: JsValue,
 ) -> Result<(String, usize, protocol::LineDefaults), Error> {
-    let line = line
-        .as_string()
+    let line = text_from_js(line, "line")?
         .ok_or_else(|| Error::invalid("line", "must be a string (one JSON Lines request)"))?;
     let n = n.as_f64().filter(|n| n.fract() == 0.0 && (1.0..=f64::from(u32::MAX)).contains(n));
     let n = n.ok_or_else(|| Error::invalid("n", "must be the line's number, a whole number ≥ 1"))? as usize;

@@ -261,3 +261,26 @@ function describe(v) {
     return '?';
   }
 }
+
+test('a string far over every limit is refused before it is copied into wasm memory, and poisons nothing', () => {
+  const e = new gg.Engine();
+  try {
+    e.addInstance('c', readFileSync(path.join(root, 'indexes/constitution.ggi')));
+    const huge = '가'.repeat(16777217);
+    const before = process.memoryUsage().arrayBuffers;
+    for (const call of [() => e.ask(huge), () => e.search('c', huge, 3), () => e.importSession(huge, 'x'), () => e.addInstance(huge, new Uint8Array(8))]) {
+      assert.throws(call, (err) => err.code === 'invalid_argument' && /longer than any argument takes \(16777216 characters at most\)/.test(err.message));
+    }
+    // Nothing was copied: wasm memory (an ArrayBuffer) did not grow by the ~50 MB a copy takes.
+    assert.ok(process.memoryUsage().arrayBuffers - before < 10_000_000, `${process.memoryUsage().arrayBuffers - before} bytes more`);
+    // Just under the limit is the engine's own refusal, and the engine answers as before.
+    assert.throws(() => e.ask('가'.repeat(16777216)), (err) => err.code === 'invalid_argument' && !/longer than any argument/.test(err.message));
+    assert.equal(e.ask('대한민국의 주권은 누구에게 있나요?').route, 'push');
+    assert.match(e.handleLine(huge), /"error":\{"code":"invalid_argument","message":"invalid line: longer than any argument takes/);
+    assert.throws(() => e.callToolJson('search', huge), (err) => err.code === 'invalid_argument');
+    assert.throws(() => e.ask('x', { session: huge }), (err) => err.code === 'invalid_argument');
+    assert.equal(e.ask('대한민국의 주권은 누구에게 있나요?').route, 'push');
+  } finally {
+    e.free();
+  }
+});
