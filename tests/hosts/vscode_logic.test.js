@@ -79,7 +79,8 @@ test('push: the model gets ask\'s evidence block, the rule, then the prompt; the
     const sent = logic.modelPrompt(q, a.context);
     assert.ok(sent.startsWith(a.context));
     assert.ok(sent.endsWith(`\n\n${q}`));
-    assert.match(sent, /cite every claim as \[n\]/);
+    assert.match(sent, /주장마다 \[n\] 인용을 붙이세요/, 'a Korean prompt gets the Korean rule');
+    assert.match(logic.modelPrompt('What is the cap?', a.context), /cite every claim as \[n\]/);
     assert.match(logic.verdict(a), /^groundgate: \*\*push\*\* — \d+ cited excerpts? from rnd$/);
     assert.match(logic.citationLabel(a.evidence[0]), /^국가.* · p\.\d+ · §[\d-]+ .+ · as of \d{4}-\d{2}$/);
     assert.equal(logic.citationLabel({ title: '대한민국헌법', page: null, article: '제1조', section: null, heading: '총강', date: null }), '대한민국헌법 · 제1조 · 총강');

@@ -294,10 +294,15 @@ export function hitsBlock(gg: Groundgate, hits: Hit[]): string {
   return gg.Engine.searchContext({ results: hits });
 }
 
-/** What the participant sends the model: the evidence block, the delivery rule, the prompt. */
+/**
+ * What the participant sends the model: the evidence block, the delivery rule in the prompt's
+ * language (as the Claude Code hook does; here without tools to search with), the prompt.
+ */
 export function modelPrompt(prompt: string, block: string): string {
   if (!block) return prompt;
-  const rule = 'Answer from the evidence above and cite every claim as [n]; if it does not answer the question, say the evidence is insufficient.';
+  const rule = rebelLang(prompt) === 'ko'
+    ? '위 근거로 답하고 주장마다 [n] 인용을 붙이세요. 근거가 답이 되지 않으면 "근거 부족"이라고 말하세요.'
+    : 'Answer from the evidence above and cite every claim as [n]; if it does not answer the question, say the evidence is insufficient.';
   return `${block}${rule}\n\n${prompt}`;
 }
 
