@@ -91,6 +91,7 @@ async function addFile(file) {
     if (engine.instances().includes(name)) engine.removeInstance(name);
     engine.addInstance(name, bytes, { verify: false }); // verified just above
     failures.delete(file.name);
+    failures.delete(name); // a default index that failed to load, now loaded
   } catch (e) {
     failures.set(file.name, why(e));
   }

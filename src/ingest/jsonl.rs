@@ -65,7 +65,7 @@ pub fn parse(text: &str, origin: &str, set_by_input: &[&str]) -> Result<Vec<Docu
             Some(serde_json::Value::Number(n)) if n.is_u64() => Some(format!("제{n}조")),
             // "3" as 3: an article number, whichever way the converter wrote it.
             Some(serde_json::Value::String(s))
-                if !s.is_empty() && s.trim().bytes().all(|b| b.is_ascii_digit()) =>
+                if !s.trim().is_empty() && s.trim().bytes().all(|b| b.is_ascii_digit()) =>
             {
                 Some(format!("제{}조", s.trim()))
             }
@@ -152,6 +152,7 @@ mod tests {
         assert_eq!(one(r#""3""#).unwrap().as_deref(), Some("제3조"));
         assert_eq!(one(r#""Article 3""#).unwrap().as_deref(), Some("Article 3"));
         assert!(one("3.5").is_err() && one("-1").is_err());
+        assert_eq!(one(r#""  ""#).unwrap().as_deref(), Some("  "), "blank is no number");
         assert_eq!(d[1].source.kind, "faq");
         assert_eq!(d[1].source.links, ["x"]);
     }

@@ -130,9 +130,12 @@ pub struct Manifest {
 #[derive(Debug, Clone, Copy, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Chunking {
-    /// Largest chunk, in characters.
+    /// Largest chunk, in characters ([`MIN_CHUNK_CHARS`] at least).
     pub max_chars: usize,
 }
+
+/// The smallest `max_chars` a manifest may set: a chunk must hold a sentence to be cited.
+pub const MIN_CHUNK_CHARS: usize = 50;
 
 /// What is indexed with every chunk of a document besides its heading and text: words a reader
 /// would search by that the chunk itself may not contain. Indexed only; the stored text is unchanged.
@@ -333,16 +336,6 @@ fn walk_from(fs: &dyn Files, dir: &Path, out: &mut Vec<PathBuf>, depth: usize) -
     }
     let mut entries = fs.list(dir)?;
     entries.retain(|p| !p.file_name().is_some_and(|n| n.to_string_lossy().starts_with('.')));
-    // A name that is not UTF-8 (a CP949 name from an older Korean system) cannot be a source id or
-    // be opened again by the name the npm bin's file system gives it: refused the same on both.
-    if let Some(bad) =
-        entries.iter().find(|p| p.file_name().is_some_and(|n| n.to_string_lossy().contains('\u{FFFD}')))
-    {
-        return Err(Error::input(
-            bad.display().to_string(),
-            "the file name is not UTF-8 (older Korean systems name files in CP949): rename the file",
-        ));
-    }
     entries.sort();
     for p in entries {
         if fs.kind(&p) == Kind::Dir {
@@ -450,6 +443,12 @@ impl Manifest {
                 format!("[[input]] {} (path {:?}): {}", n + 1, input.path, unknown_format(&input.format)),
             ));
         }
+        if let Some(c) = m.chunking.filter(|c| c.max_chars < MIN_CHUNK_CHARS) {
+            return Err(Error::input(
+                path.display().to_string(),
+                format!("[chunking] max_chars = {}: at least {MIN_CHUNK_CHARS}", c.max_chars),
+            ));
+        }
         // The reader refuses an index with a non-finite one: refused here, naming the key.
         if let Some(t) = m.sufficiency.filter(|t| !t.is_finite() || *t < 0.0) {
             return Err(Error::input(
@@ -529,6 +528,15 @@ impl Manifest {
                     && !input.exclude.iter().any(|pat| matches(pat, p))
             })
             .collect();
+        // A name that is not UTF-8 (a CP949 name from an older Korean system) cannot be a source
+        // id or be opened again by the name the npm bin's file system gives it: a file the input
+        // would read is refused the same on both (others, say the original .hwp files, are not read).
+        if let Some(bad) = files.iter().find(|p| below(p, &root).contains('\u{FFFD}')) {
+            return Err(Error::input(
+                bad.display().to_string(),
+                "the file name is not UTF-8 (older Korean systems name files in CP949): rename the file",
+            ));
+        }
         if files.is_empty() {
             return Err(Error::input(
                 root.display().to_string(),
@@ -603,6 +611,8 @@ impl Manifest {
                         .map(|d| below(d, Path::new("")));
                     let mut toc = super::contents::parse(&fs.read_to_string(&base.join(p))?);
                     for (target, _) in &mut toc {
+                        // Ids are composed Hangul (`source_ids`); a table written on macOS may not be.
+                        *target = crate::text::compose_hangul(target);
                         if let Some(id) = toc_target(target, dir.as_deref(), &ids) {
                             *target = id;
                         }
@@ -779,7 +789,7 @@ pub fn build_from_documents(
         }
     }
     let opts = ChunkOptions {
-        max_chars: m.chunking.map_or(ChunkOptions::default().max_chars, |c| c.max_chars.max(50)),
+        max_chars: m.chunking.map_or(ChunkOptions::default().max_chars, |c| c.max_chars.max(MIN_CHUNK_CHARS)),
     };
     let context = m.context.unwrap_or_default();
     let aliases = crate::ingest::aliases::Aliases::new(&m.aliases);

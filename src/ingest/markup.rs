@@ -55,12 +55,19 @@ fn fence(line: &str) -> Option<(char, usize)> {
     (n >= 3).then_some((c, n))
 }
 
-/// The lines of a Markdown front matter block at the start (`---` … `---` or `...`), if any.
+/// The lines of a Markdown front matter block at the start, if any: `---`, YAML `key:` lines,
+/// `---`. A file that opens with a `---` rule over prose has none.
 fn front_matter(lines: &[&str]) -> usize {
-    if lines.first().map(|l| l.trim_end()) != Some("---") {
+    let yaml_key = |l: &str| {
+        let key = l.split(':').next().unwrap_or("");
+        l.contains(':')
+            && !key.is_empty()
+            && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+    };
+    if lines.first().map(|l| l.trim_end()) != Some("---") || !lines.get(1).is_some_and(|l| yaml_key(l)) {
         return 0;
     }
-    lines.iter().skip(1).position(|l| matches!(l.trim_end(), "---" | "...")).map_or(0, |end| end + 2)
+    lines.iter().skip(1).position(|l| l.trim_end() == "---").map_or(0, |end| end + 2)
 }
 
 /// Parse `text` as `markup` into a document with source id `id`.
@@ -171,6 +178,12 @@ mod tests {
         // Without front matter a `---` rule is text, and the first heading is the title.
         let d = parse("# Title\n\n---\n\nText.\n", "t", Markup::Markdown);
         assert_eq!(d.source.title, "Title");
+        let d = parse("---\n## 절차\n\n본문이다...\n\n---\n끝.\n", "t", Markup::Markdown);
+        let all: String = d.blocks.iter().map(|b| b.text.clone()).collect();
+        assert!(
+            all.contains("본문이다") && d.source.title == "절차",
+            "a rule over prose is no front matter: {all}"
+        );
     }
 
     #[test]

@@ -17,18 +17,24 @@ use super::Document;
 use crate::corpus::{Location, Source};
 
 /// Words that, right after an article label, make it a reference carried over from the line
-/// before (a wrapped sentence: "… 제5조 각 호의 어느 하나", "제2조 제1항에 따른 …"), not an
-/// article's start.
-const REFERENCE_WORDS: &[&str] = &["각 호", "각호", "및 ", "또는 ", "중 ", "내지 ", "부터 "];
+/// before (a wrapped sentence: "… 제5조 각 호의 어느 하나", "제2조 제1항에 따른 …", "제30조 단서에
+/// 따른 …"), not an article's start.
+const REFERENCE_WORDS: &[&str] = &[
+    "각 호", "각호", "및 ", "또는 ", "중 ", "내지 ", "부터 ", "단서", "본문", "전단", "후단", "외의 ",
+    "외에 ",
+];
 
-/// Digits at the start of `s` after optional spaces (`제 5 조` in company rules): (number, rest).
+/// Spaces inside and around a label's number (`제 5 조` in company rules).
+const SPACES: [char; 2] = [' ', '\u{3000}'];
+
+/// Digits at the start of `s` after optional spaces: (number, the rest right after the digits).
 fn number(s: &str) -> Option<(u32, &str)> {
-    let s = s.trim_start_matches([' ', '\u{3000}']);
+    let s = s.trim_start_matches(SPACES);
     let d = s.chars().take_while(char::is_ascii_digit).count();
     if d == 0 {
         return None;
     }
-    Some((s[..d].parse().ok()?, s[d..].trim_start_matches([' ', '\u{3000}'])))
+    Some((s[..d].parse().ok()?, &s[d..]))
 }
 
 /// Parse an article label at the start of `line`: (`제N조` or `제N조의M`, rest of the line). Also
@@ -40,14 +46,13 @@ pub fn article_label(line: &str) -> Option<(String, &str)> {
 /// [`article_label`] with the label's number as (N, M) for `제N조의M` (M = 0 without it).
 fn article(line: &str) -> Option<(String, (u32, u32), &str)> {
     let (num, rest) = number(line.trim_start().strip_prefix('제')?)?;
-    let mut rest = rest.strip_prefix('조')?;
+    let mut rest = rest.trim_start_matches(SPACES).strip_prefix('조')?;
     let mut label = format!("제{num}조");
     let mut sub = 0;
-    if let Some((m, r)) = rest.strip_prefix('의').and_then(|r| number(r).map(|(m, _)| (m, r))) {
-        let d = r.chars().take_while(char::is_ascii_digit).count();
+    if let Some((m, r)) = rest.strip_prefix('의').and_then(number) {
         label.push_str(&format!("의{m}"));
         sub = m;
-        rest = &r[d..];
+        rest = r;
     }
     // "제3조에 따라" inside a sentence is a reference, not an article start; so is a wrapped line
     // that starts "제5조 각 호의" or "제2조 제1항에 따른".
@@ -61,7 +66,7 @@ fn article(line: &str) -> Option<(String, (u32, u32), &str)> {
                 || after
                     .strip_prefix('제')
                     .and_then(number)
-                    .is_some_and(|(_, r)| r.starts_with(['항', '호']));
+                    .is_some_and(|(_, r)| r.trim_start_matches(SPACES).starts_with(['항', '호']));
             (!reference).then_some((label, (num, sub), rest))
         }
         _ => None,
@@ -83,6 +88,28 @@ fn article_heading(rest: &str) -> Option<String> {
     inner.split_once(close).map(|(h, _)| h.trim().to_string()).filter(|h| !h.is_empty())
 }
 
+/// A chapter, part or section line's unit (장, 편, 절) and title: `제1장 총강` → ('장', "총강"),
+/// `제6장의2 직장 내 괴롭힘의 금지`, `제 1 장 총칙`, `제1장총칙`. A line that only starts like one
+/// — `제2절에 따른 절차를 거쳐 신청하여야 한다.` — is not: the title must be short, not a
+/// sentence, and not start with a particle when it follows the unit without a space.
+fn chapter_parts(line: &str) -> Option<(char, &str)> {
+    let (_, rest) = number(line.trim().strip_prefix('제')?)?;
+    let mut chars = rest.trim_start_matches(SPACES).chars();
+    let unit = chars.next().filter(|u| matches!(u, '장' | '편' | '절'))?;
+    let mut title = chars.as_str();
+    if let Some((_, r)) = title.strip_prefix('의').and_then(number) {
+        title = r; // 제6장의2
+    }
+    let words = title.trim();
+    let sentence = words.ends_with('.') || words.ends_with('다');
+    let ok = words.is_empty()
+        || (title.starts_with([' ', '\t', '\u{3000}']) && words.chars().count() <= 40 && !sentence)
+        || (words.chars().count() <= 20
+            && !sentence
+            && !words.starts_with(['에', '을', '를', '이', '가', '은', '는', '와', '과', '로', '및']));
+    ok.then_some((unit, words))
+}
+
 fn section_heading(line: &str) -> Option<String> {
     let t = line.trim();
     // 부칙 lines come as "부칙", "부칙 <헌법 제10호, 1987.10.29.>" or, copied from a web page,
@@ -98,26 +125,20 @@ fn section_heading(line: &str) -> Option<String> {
             return Some(rest.split_whitespace().collect::<Vec<_>>().join(" "));
         }
     }
-    // 제N장 / 제N편 / 제N절, alone or with a short title; "제2절에 따른 절차를 거쳐 …" is a sentence.
-    let (_, rest) = number(t.strip_prefix('제')?)?;
-    let mut chars = rest.chars();
-    let unit = chars.next()?;
-    let title = chars.as_str();
-    let short_title = title.is_empty()
-        || (title.starts_with([' ', '\t', '\u{3000}'])
-            && title.chars().count() <= 40
-            && !title.trim_end().ends_with('.'));
-    (matches!(unit, '장' | '편' | '절') && short_title).then(|| t.to_string())
+    // Company rules space or bracket it: "부      칙", "[부칙]", "【부칙】", "< 부 칙 >".
+    let compact: String = t.chars().filter(|c| !c.is_whitespace()).collect();
+    if compact.trim_matches(['[', ']', '【', '】', '<', '>', '‹', '›', '〈', '〉', '(', ')', '（', '）'])
+        == "부칙"
+    {
+        return Some("부칙".to_string());
+    }
+    chapter_parts(t).map(|_| t.to_string())
 }
 
 /// The title words of a chapter or part heading (`제1장 총강` → `총강`); empty for 부칙 lines.
 fn chapter_words(heading: &str) -> String {
-    if heading.starts_with("부칙") {
-        return String::new();
-    }
-    let mut words = heading.split_whitespace();
-    words.next();
-    words.collect::<Vec<_>>().join(" ")
+    chapter_parts(heading)
+        .map_or_else(String::new, |(_, words)| words.split_whitespace().collect::<Vec<_>>().join(" "))
 }
 
 /// Parse statute `text` into a document with source id `id`.
@@ -158,7 +179,7 @@ pub fn parse(text: &str, id: &str) -> Document {
             // (its articles' text says what they are about).
             // A 절 (제1절 대통령) also carries its 장's words (제4장 정부).
             let own = chapter_words(&h);
-            let is_part = h.split_whitespace().next().is_some_and(|w| w.ends_with('절'));
+            let is_part = chapter_parts(&h).is_some_and(|(unit, _)| unit == '절');
             let words = if is_part && !chapter.is_empty() { format!("{chapter} {own}") } else { own.clone() };
             if !is_part {
                 chapter = own;
@@ -172,7 +193,11 @@ pub fn parse(text: &str, id: &str) -> Document {
             loc = Location { section: Some(h), ..Default::default() };
             continue;
         }
-        if let Some((label, n, rest)) = article(t).filter(|&(_, n, _)| last.is_none_or(|l| n > l)) {
+        // A label with a bracketed heading (`제1조(목적)`) always starts an article: a 부칙 this
+        // reader did not recognise, or a table of contents, restarts the run.
+        if let Some((label, n, rest)) =
+            article(t).filter(|&(_, n, rest)| article_heading(rest).is_some() || last.is_none_or(|l| n > l))
+        {
             doc.push(&buf, &loc);
             buf.clear();
             last = Some(n);
@@ -257,6 +282,47 @@ mod tests {
         ];
         assert_eq!(got, want.map(|(a, h)| (a.to_string(), h.to_string())));
         assert!(has(&d, "제1조", "근로조건을 정한다"), "the first article's text is kept");
+    }
+
+    #[test]
+    fn chapters_with_a_branch_number_or_no_space_spaced_supplements_and_unrecognised_restarts() {
+        let t = "근로기준법\n제6장 안전과 보건\n제76조(안전) 보건.\n제6장의2 직장 내 괴롭힘의 금지\n\
+                 제76조의2(직장 내 괴롭힘의 금지) 금지한다.\n제7장총칙\n제77조 제30조 단서에 따른 경우는 제외한다.\n\
+                 제78조 다음.\n제 1 절 통칙\n제79조의 2(목적) 목적.\n부      칙\n제1조(시행일) 시행한다.\n\
+                 [부칙]\n제1조(시행일) 다시 시행한다.\n제2조 경과조치.\n";
+        let d = parse(t, "law");
+        let got: Vec<(String, String)> = d
+            .blocks
+            .iter()
+            .map(|b| {
+                (
+                    b.location.article.clone().unwrap_or_default(),
+                    b.location.section.clone().unwrap_or_default(),
+                )
+            })
+            .collect();
+        let want = [
+            ("제76조", "제6장 안전과 보건"),
+            ("제76조의2", "제6장의2 직장 내 괴롭힘의 금지"),
+            ("제77조", "제7장총칙"),
+            ("제78조", "제7장총칙"),
+            ("제79조의2", "제 1 절 통칙"),
+            ("제1조", "부칙"),
+            ("제1조", "부칙"),
+            ("제2조", "부칙"),
+        ];
+        assert_eq!(got, want.map(|(a, s)| (a.to_string(), s.to_string())));
+        assert!(has(&d, "제77조", "제30조 단서에 따른"), "a reference, not 제30조");
+        assert_eq!(d.blocks[4].location.heading.as_deref(), Some("목적"));
+        assert_eq!(d.section_title("제6장의2 직장 내 괴롭힘의 금지"), Some("직장 내 괴롭힘의 금지"));
+        assert_eq!(d.section_title("제 1 절 통칙"), Some("총칙 통칙"), "a 절 carries its 장's words");
+        // An article with a heading always starts one, even when its number does not go up (a
+        // table of contents first, then the text).
+        let toc = parse(
+            "사규\n제1조(목적)\n제2조(정의)\n제1조(목적) 이 규정은 목적이다.\n제2조(정의) 뜻이다.\n",
+            "r",
+        );
+        assert!(has(&toc, "제1조", "이 규정은 목적이다") && has(&toc, "제2조", "뜻이다"));
     }
 
     #[test]

@@ -167,6 +167,13 @@ fn bad_manifests_are_input_errors() {
     let p = write("j.toml", "name = \"x\"\n[[input]]\nformat = \"text\"\npath = \"txt\"\ndate = 5\n");
     let e = Manifest::load(&p).expect_err("a number is no date");
     assert!(e.to_string().contains("date: write it as text"), "{e}");
+    // A chunk size too small to hold a sentence: refused, not silently raised.
+    let p = write(
+        "l.toml",
+        "name = \"x\"\n[chunking]\nmax_chars = 0\n[[input]]\nformat = \"text\"\npath = \"txt\"\n",
+    );
+    let e = Manifest::load(&p).expect_err("max_chars 0");
+    assert!(e.to_string().contains("[chunking] max_chars = 0: at least 50"), "{e}");
     // A file name that is not UTF-8 (CP949 인사.txt): refused by name, not read under a garbled id.
     #[cfg(unix)]
     {
@@ -177,6 +184,16 @@ fn bad_manifests_are_input_errors() {
         let p = write("k.toml", "name = \"x\"\n[[input]]\nformat = \"text\"\npath = \"cp949name\"\n");
         let e = Manifest::load(&p).expect("parses").build(&dir, |_, _| {}).expect_err("CP949 name");
         assert!(e.to_string().contains("the file name is not UTF-8"), "{e}");
+        // One the input does not read (the original .hwp beside the text) is no concern of it.
+        std::fs::create_dir_all(dir.join("cp949other")).expect("dir");
+        std::fs::write(
+            dir.join("cp949other").join(std::ffi::OsStr::from_bytes(b"\xc0\xce\xbb\xe7.hwp")),
+            [0u8; 4],
+        )
+        .expect("write");
+        std::fs::write(dir.join("cp949other/a.txt"), "인사 규정.\n").expect("write");
+        let p = write("k2.toml", "name = \"x\"\n[[input]]\nformat = \"text\"\npath = \"cp949other\"\n");
+        Manifest::load(&p).expect("parses").build(&dir, |_, _| {}).expect("the .hwp is not read");
     }
     // `id` names one file's source; on a folder it would be silently ignored.
     let p = write("g.toml", "name = \"x\"\n[[input]]\nformat = \"text\"\npath = \"txt\"\nid = \"mine\"\n");

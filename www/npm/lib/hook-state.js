@@ -32,7 +32,8 @@ function defaultDir() {
  */
 function fileOf(dir, session, engine) {
   const hash = crypto.createHash('sha256').update(session);
-  for (const name of engine.instances()) hash.update(`\0${name}\0${engine.info(name).content_crc}`);
+  // Sorted: the same indexes in another --index order are the same session.
+  for (const name of [...engine.instances()].sort()) hash.update(`\0${name}\0${engine.info(name).content_crc}`);
   return path.join(dir, `${hash.digest('hex').slice(0, 32)}.session`);
 }
 

@@ -258,9 +258,12 @@ async function addIndex(): Promise<void> {
     void vscode.window.showInformationMessage(`groundgate: ${settingPath(file)} is already in groundgate.indexes.`);
     return;
   }
-  // The workspace's settings when there is a workspace, else the user's; the change reloads.
-  const target = vscode.workspace.workspaceFolders?.length ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
-  await c.update('indexes', [...base, settingPath(file)], target);
+  // The workspace's settings in a trusted workspace, else the user's (an untrusted workspace's own
+  // groundgate.indexes is ignored: restrictedConfigurations), with absolute paths; the change reloads.
+  const workspace = vscode.workspace.isTrusted && (vscode.workspace.workspaceFolders?.length ?? 0) > 0;
+  const target = workspace ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
+  const list = workspace ? [...base, settingPath(file)] : [...base.map(resolve), file];
+  await c.update('indexes', list, target);
 }
 
 async function showIndexes(): Promise<void> {
