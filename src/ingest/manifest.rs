@@ -235,20 +235,39 @@ pub struct BuildStats {
     pub text_bytes: usize,
     /// Anchor words stored (the manifest's and those derived from headings and titles).
     pub anchors: usize,
+    /// Sources read that hold no text (an empty file, a page of scripts only): no chunk of theirs
+    /// can be found.
+    pub empty: Vec<String>,
 }
 
 impl BuildStats {
-    /// A note for the person who built the index, when it has no anchor word: the judges then
-    /// read a prompt's words alone, and a small collection's own questions may be skipped.
+    /// Notes for the person who built the index, one per line: when it has no anchor word (the
+    /// judges then read a prompt's words alone, and a small collection's own questions may be
+    /// skipped), and when sources hold no text.
     pub fn note(&self, name: &str) -> Option<String> {
-        (self.anchors == 0).then(|| {
-            format!(
+        let mut notes = Vec::new();
+        if self.anchors == 0 {
+            notes.push(format!(
                 "note: {name} has no anchor words (none in the manifest, none recur in its headings): the \
                  gate judges prompts on their words alone and may skip questions about these \
                  documents; list their key words in `anchors = [...]` and try a few with `ask \
                  --format detailed`"
-            )
-        })
+            ));
+        }
+        if let Some(first) = self.empty.first() {
+            let more = match self.empty.len() {
+                1 => String::new(),
+                n => format!(" and {} more", n - 1),
+            };
+            notes.push(format!(
+                "note: {} source{} of {name} hold{} no text ({first}{more}): nothing in them can be found; \
+                 check that the files are not empty and that their [[input]]'s format is theirs",
+                self.empty.len(),
+                if self.empty.len() == 1 { "" } else { "s" },
+                if self.empty.len() == 1 { "s" } else { "" },
+            ));
+        }
+        (!notes.is_empty()).then(|| notes.join("\n"))
     }
 }
 
@@ -837,6 +856,9 @@ pub fn build_from_documents(
     }
     let mut stats = BuildStats { documents: docs.len(), ..Default::default() };
     for (d, chunks) in docs.iter().zip(prepared) {
+        if chunks.is_empty() {
+            stats.empty.push(d.source.id.clone());
+        }
         let sid = b.add_source(d.source.clone())?;
         let weight = m
             .source_weights
@@ -1017,6 +1039,16 @@ mod tests {
         let stats = |anchors| BuildStats { anchors, ..Default::default() };
         assert!(stats(0).note("hr").unwrap().starts_with("note: hr has no anchor words"));
         assert_eq!(stats(3).note("hr"), None);
+        let empty = BuildStats {
+            anchors: 3,
+            empty: vec!["blank".into(), "scripts.html".into()],
+            ..Default::default()
+        };
+        assert_eq!(
+            empty.note("hr").unwrap(),
+            "note: 2 sources of hr hold no text (blank and 1 more): nothing in them can be found; check \
+             that the files are not empty and that their [[input]]'s format is theirs"
+        );
     }
 
     #[test]
