@@ -72,12 +72,13 @@ struct State {
     result: Vec<u8>,
 }
 
-/// Live allocations by start address; each buffer is at least one byte, so addresses differ.
-/// A call reads its arguments in place (borrowed next to the engine it runs, never copied): a
-/// 2 GiB argument is refused by the call's own size check, not by a failed copy that would abort
-/// the module.
+/// Live allocations sorted by start address; each buffer is at least one byte, so addresses
+/// differ. A call reads its arguments in place (borrowed next to the engine it runs, never
+/// copied): a 2 GiB argument is refused by the call's own size check, not by a failed copy that
+/// would abort the module. A sorted vector, not a map, so that room for a new record is reserved
+/// fallibly: `gg_alloc` on a full memory returns 0 instead of aborting.
 #[derive(Default)]
-struct Allocs(BTreeMap<usize, Vec<u8>>);
+struct Allocs(Vec<(usize, Vec<u8>)>);
 
 /// Live engines by handle. A freed engine leaves the map, so memory follows the live engines however
 /// many come and go; handles count up from 1 and are never reused (a stale handle cannot reach a
@@ -100,7 +101,8 @@ impl Allocs {
             return Ok(&[]);
         }
         let outside = || Error::invalid(what, format!("({ptr}, {len}) is not inside a gg_alloc allocation"));
-        let (&base, buf) = self.0.range(..=ptr).next_back().ok_or_else(outside)?;
+        let at = self.0.partition_point(|(base, _)| *base <= ptr).checked_sub(1).ok_or_else(outside)?;
+        let (base, buf) = (self.0[at].0, &self.0[at].1);
         let start = ptr - base;
         let end = start.checked_add(len).ok_or_else(outside)?;
         buf.get(start..end).ok_or_else(outside)
@@ -192,8 +194,7 @@ pub extern "C" fn gg_abi_version() -> u32 {
 }
 
 /// Reserve `len` bytes (zeroed) for the host to write into; returns their address, 0 if the
-/// buffer itself does not fit. Keeping its record also allocates: once memory is nearly full that
-/// can fail and abort the module (see the module's notes on memory).
+/// buffer or its record does not fit (never an abort).
 #[unsafe(no_mangle)]
 pub extern "C" fn gg_alloc(len: usize) -> usize {
     let mut buf = Vec::new();
@@ -202,14 +203,30 @@ pub extern "C" fn gg_alloc(len: usize) -> usize {
     }
     buf.resize(len.max(1), 0);
     let ptr = buf.as_ptr() as usize;
-    STATE.with(|s| s.borrow_mut().allocs.0.insert(ptr, buf));
-    ptr
+    STATE.with(|s| {
+        let allocs = &mut s.borrow_mut().allocs.0;
+        if allocs.try_reserve(1).is_err() {
+            return 0;
+        }
+        let at = allocs.partition_point(|(base, _)| *base < ptr);
+        allocs.insert(at, (ptr, buf));
+        ptr
+    })
 }
 
 /// Release an allocation made by [`gg_alloc`]; status 1 if `ptr` is not one.
 #[unsafe(no_mangle)]
 pub extern "C" fn gg_free(ptr: usize) -> i32 {
-    STATE.with(|s| if s.borrow_mut().allocs.0.remove(&ptr).is_some() { OK } else { FAILED })
+    STATE.with(|s| {
+        let allocs = &mut s.borrow_mut().allocs.0;
+        match allocs.binary_search_by_key(&ptr, |(base, _)| *base) {
+            Ok(at) => {
+                allocs.remove(at);
+                OK
+            }
+            Err(_) => FAILED,
+        }
+    })
 }
 
 /// Address of the last call's result.
@@ -395,7 +412,11 @@ mod tests {
     /// Copy `bytes` into a fresh allocation, as a host writes into linear memory.
     fn put(bytes: &[u8]) -> (usize, usize) {
         let ptr = gg_alloc(bytes.len());
-        STATE.with(|s| s.borrow_mut().allocs.0.get_mut(&ptr).unwrap()[..bytes.len()].copy_from_slice(bytes));
+        STATE.with(|s| {
+            let mut st = s.borrow_mut();
+            let at = st.allocs.0.binary_search_by_key(&ptr, |(base, _)| *base).unwrap();
+            st.allocs.0[at].1[..bytes.len()].copy_from_slice(bytes);
+        });
         (ptr, bytes.len())
     }
 

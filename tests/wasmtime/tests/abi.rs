@@ -182,6 +182,34 @@ fn engines_that_come_and_go_leave_the_memory_as_it_was() {
 }
 
 #[test]
+fn gg_alloc_on_a_full_memory_returns_0_and_the_module_lives_on() {
+    // A host that allocates until it is refused: first large buffers, then ever smaller ones, down
+    // to one byte — where the module's own record of the allocation is what no longer fits. Every
+    // refusal is a 0, never an abort; once the host frees them, the module answers as before.
+    let mut h = Host::load_limited(&wasm(), Some(32 << 20)).expect("instantiate");
+    let engine = h.engine_new("").unwrap().unwrap();
+    let mut held = Vec::new();
+    let mut size: u32 = 1 << 20;
+    while size > 0 {
+        let ptr: u32 = h.raw("gg_alloc", size).expect("gg_alloc never traps");
+        if ptr == 0 {
+            size /= 2;
+        } else {
+            held.push(ptr);
+        }
+    }
+    assert!(held.len() > 20, "{} allocations held", held.len());
+    for ptr in held {
+        assert_eq!(h.free(ptr).unwrap(), 0);
+    }
+    let bytes = std::fs::read(root().join("tests/fixtures/v1/excerpts.ggi")).unwrap();
+    h.add_instance(engine, "x", &bytes, "").unwrap().ok();
+    let a: Value =
+        serde_json::from_str(&h.ask(engine, "대한민국의 주권은 누구에게 있나요?", "").unwrap().ok()).unwrap();
+    assert_eq!(a["route"], "push");
+}
+
+#[test]
 fn an_argument_too_large_to_copy_is_a_typed_error_not_an_abort() {
     // An embedder caps the module's memory at 256 MiB and passes a 150 MiB argument: copying it
     // would need more than the memory left, and a failed allocation aborts a wasm module for good.
