@@ -6,8 +6,8 @@
 // indexes and a broken .ggi. Asserted: activation, the readable error for the broken index,
 // `vscode.lm.invokeTool` returning cited hits, a chat request to @groundgate reaching the model
 // with the evidence and its citations, the tools still answering after a setting gets a bad value
-// and after Reload Indexes, and a second turn that carries the first and gets the evidence again
-// (no dedup: the model sees only its own turn's evidence). A screenshot lands in target/screenshots/.
+// and after Reload Indexes, a second turn that carries the first and gets the evidence again
+// (no dedup: the model sees only its own turn's evidence), and Ask about the Selection. A screenshot lands in target/screenshots/.
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
@@ -128,6 +128,9 @@ test('the extension in code-server: activation, tools, @groundgate chat with cit
   assert.match(second[0].text, /연구수당은 얼마까지 계상할 수 있나요\?/);
   assert.match(second[1].text, /Recorded reply/);
   assert.equal(second[2].text, JSON.parse(messages.trim().split('\n')[0]).at(-1).text, 'the same evidence again, not deduplicated away');
+  // Ask about the Selection: the selected text reached the model as the prompt, with evidence.
+  const third = JSON.parse(messages.trim().split('\n')[2]);
+  assert.match(third.at(-1).text, /<groundgate-evidence>[\s\S]*연구수당은 인건비의 몇 퍼센트까지인가요\?$/);
 
   // What the person sees: the verdict, the model's answer, the sources; the broken index reported.
   await page.getByText('Recorded reply').first().waitFor({ timeout: 60000 });

@@ -5,7 +5,8 @@
 // is active, it lists the language model tools, invokes groundgate_search through vscode.lm, and
 // opens the chat with a question for @groundgate — the same calls agent mode and a user make. After
 // the answer: a setting with a bad value (the tools must keep working), the setting undone, the
-// Reload Indexes command, and the same question again in the same chat (the second turn).
+// Reload Indexes command, the same question again in the same chat (the second turn), and Ask
+// about the Selection on an editor's selected text.
 
 const fs = require('node:fs');
 const path = require('node:path');
@@ -71,6 +72,12 @@ async function drive() {
   write('tool-reloaded.json', await search());
   await ask();
   await until(() => requests() >= 2);
+  // Ask about the Selection: selected text in an editor goes to @groundgate in Ask mode.
+  const doc = await vscode.workspace.openTextDocument({ content: '연구수당은 인건비의 몇 퍼센트까지인가요?', language: 'plaintext' });
+  const editor = await vscode.window.showTextDocument(doc);
+  editor.selection = new vscode.Selection(0, 0, 0, doc.lineAt(0).text.length);
+  await vscode.commands.executeCommand('groundgate.askSelection');
+  await until(() => requests() >= 3);
   write('ready.json', { ok: true });
 }
 

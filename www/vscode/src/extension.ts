@@ -282,7 +282,8 @@ async function askSelection(): Promise<void> {
     void vscode.window.showInformationMessage('groundgate: select some text first.');
     return;
   }
-  await vscode.commands.executeCommand('workbench.action.chat.open', { query: `@groundgate ${text}` });
+  // Ask mode: chat participants do not run in agent mode.
+  await vscode.commands.executeCommand('workbench.action.chat.open', { query: `@groundgate ${text}`, mode: 'ask' });
 }
 
 /** The bundled package's bin, for the MCP server definition (present in the .vsix). */
