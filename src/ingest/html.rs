@@ -16,7 +16,7 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use lol_html::html_content::TextChunk;
+use lol_html::html_content::{Element, TextChunk};
 use lol_html::{HtmlRewriter, Settings, doc_text, element, end_tag};
 
 use super::Document;
@@ -130,6 +130,22 @@ pub fn decode_entities(s: &str) -> String {
     out
 }
 
+/// Count `el` in the state's counter `field` (`skip`, `content`) until its end tag; an element
+/// without content or self-closing counts nothing.
+fn count_until_end(el: &mut Element, st: &Rc<RefCell<State>>, field: fn(&mut State) -> &mut u32) {
+    if el.can_have_content() && !el.is_self_closing() {
+        *field(&mut st.borrow_mut()) += 1;
+        let s = st.clone();
+        el.on_end_tag(end_tag!(move |_end| {
+            let mut st = s.borrow_mut();
+            let n = field(&mut st);
+            *n = n.saturating_sub(1);
+            Ok(())
+        }))
+        .ok();
+    }
+}
+
 /// Parse one HTML page into a document whose source id is `id`.
 pub fn parse(html: &str, id: &str) -> Result<Document> {
     let st = Rc::new(RefCell::new(State::default()));
@@ -149,41 +165,16 @@ pub fn parse(html: &str, id: &str) -> Result<Document> {
                     Ok(())
                 }),
                 element!(SKIP, move |el| {
-                    if el.can_have_content() && !el.is_self_closing() {
-                        s2.borrow_mut().skip += 1;
-                        let s = s2.clone();
-                        el.on_end_tag(end_tag!(move |_end| {
-                            let mut st = s.borrow_mut();
-                            st.skip = st.skip.saturating_sub(1);
-                            Ok(())
-                        }))
-                        .ok();
-                    }
+                    count_until_end(el, &s2, |st| &mut st.skip);
                     Ok(())
                 }),
                 element!(CONTENT, move |el| {
-                    if el.can_have_content() && !el.is_self_closing() {
-                        s8.borrow_mut().content += 1;
-                        let s = s8.clone();
-                        el.on_end_tag(end_tag!(move |_end| {
-                            let mut st = s.borrow_mut();
-                            st.content = st.content.saturating_sub(1);
-                            Ok(())
-                        }))
-                        .ok();
-                    }
+                    count_until_end(el, &s8, |st| &mut st.content);
                     Ok(())
                 }),
                 element!(PAGE_PARTS, move |el| {
-                    if el.can_have_content() && !el.is_self_closing() && s9.borrow().content == 0 {
-                        s9.borrow_mut().skip += 1;
-                        let s = s9.clone();
-                        el.on_end_tag(end_tag!(move |_end| {
-                            let mut st = s.borrow_mut();
-                            st.skip = st.skip.saturating_sub(1);
-                            Ok(())
-                        }))
-                        .ok();
+                    if s9.borrow().content == 0 {
+                        count_until_end(el, &s9, |st| &mut st.skip);
                     }
                     Ok(())
                 }),

@@ -266,11 +266,8 @@ mod tests {
                  제7조[임금] 매월 25일.\r제8조\t(퇴직) 30일 전에 신청한다.\r";
         let d = parse(t, "reg");
         assert_eq!(d.source.title, "reg", "the first line is an article, not the title");
-        let got: Vec<(String, String)> = d
-            .blocks
-            .iter()
-            .map(|b| (b.location.article.clone().unwrap(), b.location.heading.clone().unwrap_or_default()))
-            .collect();
+        let got: Vec<(String, String)> =
+            cites(&d).into_iter().map(|(a, _, h)| (a.unwrap_or_default(), h.unwrap_or_default())).collect();
         let want = [
             ("제1조", "목적"),
             ("제2조", "적용범위"),
@@ -291,16 +288,8 @@ mod tests {
                  제78조 다음.\n제 1 절 통칙\n제79조의 2(목적) 목적.\n부      칙\n제1조(시행일) 시행한다.\n\
                  [부칙]\n제1조(시행일) 다시 시행한다.\n제2조 경과조치.\n";
         let d = parse(t, "law");
-        let got: Vec<(String, String)> = d
-            .blocks
-            .iter()
-            .map(|b| {
-                (
-                    b.location.article.clone().unwrap_or_default(),
-                    b.location.section.clone().unwrap_or_default(),
-                )
-            })
-            .collect();
+        let got: Vec<(String, String)> =
+            cites(&d).into_iter().map(|(a, s, _)| (a.unwrap_or_default(), s.unwrap_or_default())).collect();
         let want = [
             ("제76조", "제6장 안전과 보건"),
             ("제76조의2", "제6장의2 직장 내 괴롭힘의 금지"),
