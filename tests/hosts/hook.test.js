@@ -111,7 +111,7 @@ test('skip: no output at all', async () => {
   assert.equal(r.stdout, '');
 });
 
-test('bad stdin, bad flags and bad index files: exit 0, a message on stderr, no output', async () => {
+test('bad stdin, bad flags and bad index files: exit 0, a message on stderr, no evidence', async () => {
   const cases = [
     { raw: 'not json' },
     { raw: '' },
@@ -136,8 +136,14 @@ test('bad stdin, bad flags and bad index files: exit 0, a message on stderr, no 
   for (const args of [['--index', bad], ['--index', path.join(dir, 'missing.ggi')], [], ['--index', INDEXES[0], '--bogus'], longName, ['--index', INDEXES[0], '--server', 'my server']]) {
     const r = await run(process.execPath, [BIN, 'hook', 'claude-code', ...args], { input });
     assert.equal(r.code, 0, r.stderr);
-    assert.equal(r.stdout, '');
     assert.match(r.stderr, /the prompt goes on without groundgate/);
+    if (args[1] === bad || args[1]?.endsWith('missing.ggi')) {
+      // An index it cannot load: no evidence, and the person is told (not the model).
+      assert.deepEqual(Object.keys(JSON.parse(r.stdout)), ['systemMessage']);
+      assert.match(JSON.parse(r.stdout).systemMessage, /^groundgate: .*the prompt goes on without groundgate$/);
+    } else {
+      assert.equal(r.stdout, '');
+    }
   }
   const r = await run(process.execPath, [BIN, 'hook', 'cursor'], { input });
   assert.equal(r.code, 0);
@@ -153,7 +159,8 @@ test('bad stdin, bad flags and bad index files: exit 0, a message on stderr, no 
   fs.writeFileSync(path.join(dir, 'flipped.ggi'), flipped);
   const corrupt = await run(process.execPath, [BIN, 'hook', 'claude-code', '--index', path.join(dir, 'flipped.ggi')], { input });
   assert.equal(corrupt.code, 0);
-  assert.equal(corrupt.stdout, '');
+  assert.match(JSON.parse(corrupt.stdout).systemMessage, /checksum mismatch in section .*the prompt goes on without groundgate$/, 'told, never served');
+  assert.ok(!corrupt.stdout.includes('additionalContext'));
   assert.match(corrupt.stderr, /checksum mismatch in section .*the prompt goes on without groundgate/);
 });
 
@@ -313,11 +320,27 @@ test('the decision log feeds groundgate stats; time per call (p50/max)', async (
   assert.ok(max < 5000, `a hook call took ${max} ms (Claude Code's default hook timeout is far above, but this is too slow)`);
 });
 
+test('an index moved away: the others still serve, and the person is told (systemMessage)', async () => {
+  const missing = path.join(dir, 'moved-away.ggi');
+  const input = JSON.stringify({ prompt: DOMAIN });
+  const some = await run(process.execPath, [BIN, 'hook', 'claude-code', ...idx, '--index', missing], { input });
+  assert.equal(some.code, 0);
+  const v = JSON.parse(some.stdout);
+  assert.match(v.hookSpecificOutput.additionalContext, /<groundgate-evidence>/, 'the indexes that are there still answer');
+  assert.match(v.systemMessage, /moved-away\.ggi: no such file.*left out; fix the hook's --index/);
+  assert.match(some.stderr, /moved-away\.ggi: no such file/);
+  const none = await run(process.execPath, [BIN, 'hook', 'claude-code', '--index', missing], { input });
+  assert.equal(none.code, 0);
+  assert.match(JSON.parse(none.stdout).systemMessage, /^groundgate: .*moved-away\.ggi: no such file.*the prompt goes on without groundgate/);
+});
+
 test('init claude-code writes the hook and the MCP server, merging what is there', async () => {
   const project = path.join(dir, 'project');
   fs.mkdirSync(path.join(project, '.claude'), { recursive: true });
   const other = { hooks: [{ type: 'command', command: 'echo other' }] };
-  fs.writeFileSync(path.join(project, '.claude', 'settings.json'), JSON.stringify({ model: 'x', hooks: { UserPromptSubmit: [other] } }));
+  // A team's hook in one group with an older groundgate hook: a new init replaces only that one.
+  const shared = { hooks: [{ type: 'command', command: 'npx groundgate hook claude-code --index old.ggi' }, { type: 'command', command: './scripts/team-audit.sh' }] };
+  fs.writeFileSync(path.join(project, '.claude', 'settings.json'), JSON.stringify({ model: 'x', hooks: { UserPromptSubmit: [other, shared] } }));
   fs.writeFileSync(path.join(project, '.mcp.json'), JSON.stringify({ mcpServers: { other: { command: 'x' } } }));
   for (let i = 0; i < 2; i++) {
     const r = await run(process.execPath, [BIN, 'init', 'claude-code', '--index', INDEXES[0], INDEXES[1], '--project', project]);
@@ -326,15 +349,33 @@ test('init claude-code writes the hook and the MCP server, merging what is there
   }
   const settings = JSON.parse(fs.readFileSync(path.join(project, '.claude', 'settings.json'), 'utf8'));
   assert.equal(settings.model, 'x');
-  assert.equal(settings.hooks.UserPromptSubmit.length, 2, 'a second init replaces its own hook');
+  assert.equal(settings.hooks.UserPromptSubmit.length, 3, 'a second init replaces its own hook');
   assert.deepEqual(settings.hooks.UserPromptSubmit[0], other);
-  const ours = settings.hooks.UserPromptSubmit[1].hooks[0];
+  assert.deepEqual(settings.hooks.UserPromptSubmit[1], { hooks: [shared.hooks[1]] }, 'the team hook beside it stays');
+  const ours = settings.hooks.UserPromptSubmit[2].hooks[0];
+  assert.match(ours.command, /^node /, 'node from the PATH, not this machine\'s path to it');
   assert.equal(ours.type, 'command');
   assert.equal(ours.timeout, 10);
   assert.ok(ours.command.includes(` hook claude-code --index ${INDEXES[0]} --index ${INDEXES[1]}`), ours.command);
   const mcp = JSON.parse(fs.readFileSync(path.join(project, '.mcp.json'), 'utf8'));
   assert.deepEqual(Object.keys(mcp.mcpServers), ['other', 'groundgate']);
   assert.deepEqual(mcp.mcpServers.groundgate.args.slice(1), ['mcp', '--index', INDEXES[0], '--index', INDEXES[1]]);
+  // Paths inside the project are written relative to it: the files are committed and cloned.
+  fs.mkdirSync(path.join(project, 'indexes'), { recursive: true });
+  fs.copyFileSync(INDEXES[1], path.join(project, 'indexes', 'c.ggi'));
+  const local = await run(process.execPath, [BIN, 'init', 'claude-code', '--index', path.join(project, 'indexes', 'c.ggi'), '--log', path.join(project, 'log dir', 'd.jsonl'), '--project', project, '--print']);
+  assert.equal(local.code, 0, local.stderr);
+  assert.ok(local.stdout.includes('--index \\"$CLAUDE_PROJECT_DIR\\"/indexes/c.ggi --log \\"$CLAUDE_PROJECT_DIR\\"/\'log dir/d.jsonl\''), local.stdout);
+  assert.ok(local.stdout.includes('"indexes/c.ggi"'), 'relative in .mcp.json');
+  // Two indexes of one name are refused by init, not by every prompt later; so is a project folder
+  // that does not exist (a typo would create it).
+  const twice = await run(process.execPath, [BIN, 'init', 'claude-code', '--index', INDEXES[1], path.join(project, 'indexes', 'c.ggi'), '--project', project]);
+  assert.equal(twice.code, 1);
+  assert.match(twice.stderr, /already loaded from/);
+  const typo = await run(process.execPath, [BIN, 'init', 'claude-code', '--index', INDEXES[1], '--project', path.join(dir, 'tpyo')]);
+  assert.equal(typo.code, 1);
+  assert.match(typo.stderr, /--project .*tpyo: no such folder/);
+  assert.ok(!fs.existsSync(path.join(dir, 'tpyo')));
   // --print writes nothing; a missing index or a broken settings file is an error, not a bad file.
   const printed = await run(process.execPath, [BIN, 'init', 'claude-code', '--index', INDEXES[0], '--project', path.join(dir, 'nothing'), '--print']);
   assert.equal(printed.code, 0, printed.stderr);

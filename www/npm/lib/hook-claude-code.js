@@ -108,9 +108,12 @@ function contextFor(answer, prompt, server) {
 }
 
 /** The hook's stdout for a context ('' → nothing). */
-function output(context) {
-  if (!context) return '';
-  return `${JSON.stringify({ hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: context } })}\n`;
+function output(context, notice = '') {
+  const out = {};
+  if (context) out.hookSpecificOutput = { hookEventName: 'UserPromptSubmit', additionalContext: context };
+  // Shown to the person (not the model): an index that could not be loaded, or groundgate off.
+  if (notice) out.systemMessage = notice;
+  return Object.keys(out).length ? `${JSON.stringify(out)}\n` : '';
 }
 
 /** Read stdin up to MAX_STDIN_BYTES; past that resolve {tooLong: true} (the rest is drained). */
@@ -175,11 +178,19 @@ async function run(opts, io = process) {
     const load = require('./load');
     load.oneShot(); // one prompt per process
     const state = require('./hook-state');
-    const engine = load.engine(opts.index, { config: opts.config });
+    const skipped = [];
+    const engine = load.engine(opts.index, {
+      config: opts.config,
+      skip: (e) => {
+        skipped.push(e.message);
+        warn(`${e.message}; going on with the other indexes`);
+      },
+    });
     const askOpts = { session: input.session, format: opts.format };
     const ask = () => engine.ask(input.prompt, askOpts);
     const answer = input.session ? state.withSession(engine, opts.state ?? state.defaultDir(), input.session, ask, warn) : ask();
-    const out = output(contextFor(answer, input.prompt, opts.server ?? 'groundgate'));
+    const notice = skipped.length ? `groundgate: ${skipped.join('; ')} (left out; fix the hook's --index)` : '';
+    const out = output(contextFor(answer, input.prompt, opts.server ?? 'groundgate'), notice);
     if (out) io.stdout.write(out);
     if (opts.log) {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
@@ -190,7 +201,9 @@ async function run(opts, io = process) {
       }
     }
   } catch (e) {
-    warn(`${e && e.message ? e.message : String(e)}; the prompt goes on without groundgate`);
+    const message = `${e && e.message ? e.message : String(e)}; the prompt goes on without groundgate`;
+    warn(message);
+    io.stdout.write(output('', `groundgate: ${message}`));
   }
   return 0;
 }

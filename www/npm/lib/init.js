@@ -1,8 +1,11 @@
 'use strict';
 // `groundgate init claude-code`: set up a project for Claude Code — the UserPromptSubmit hook in
-// .claude/settings.json and the groundgate MCP server in .mcp.json, both with absolute paths (this
-// package's bin under this Node, the index files), merged into what the files already hold. `--print`
-// shows them instead, with the equivalent `claude mcp add` line.
+// .claude/settings.json and the groundgate MCP server in .mcp.json, merged into what the files
+// already hold. Both are files a team commits: a path inside the project (the package in its
+// node_modules, its indexes, the log) is written relative to it — `"$CLAUDE_PROJECT_DIR"/…` in the
+// hook's command, relative in .mcp.json (Claude Code starts the server in the project) — and Node is
+// `node` on the PATH; a path outside stays absolute. `--print` shows them instead, with the
+// equivalent `claude mcp add` line.
 
 const fs = require('node:fs');
 const path = require('node:path');
@@ -24,26 +27,49 @@ function shellQuote(word) {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
-/** The command words that run this package's bin. */
-function binCommand() {
-  return [process.execPath, path.resolve(__dirname, '..', 'bin', 'groundgate.js')];
+/** This package's bin: the project's own copy when it has one (node_modules), else this one. */
+function binFile(project) {
+  const local = path.join(project, 'node_modules', 'groundgate', 'bin', 'groundgate.js');
+  return fs.existsSync(local) ? local : path.resolve(__dirname, '..', 'bin', 'groundgate.js');
 }
 
-/** Is this hook entry ours (so that a second init replaces it)? */
-function isOurs(entry) {
-  return Array.isArray(entry?.hooks) && entry.hooks.some((h) => typeof h?.command === 'string' && h.command.includes(' hook claude-code '));
+/** `file` relative to `project` (`/`-separated) when it lies inside it, else null. */
+function inside(file, project) {
+  const rel = path.relative(project, file);
+  return rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel.split(path.sep).join('/') : null;
 }
 
-/** The settings for `indexes` (absolute paths): {settings entry, mcp server, claude mcp add line}. */
-function plan({ indexes, state, log, timeout }) {
-  const [node, bin] = binCommand();
-  const idx = indexes.flatMap((f) => ['--index', f]);
-  const hookWords = [node, bin, 'hook', 'claude-code', ...idx];
-  if (state) hookWords.push('--state', state);
-  if (log) hookWords.push('--log', log);
-  const hook = { type: 'command', command: hookWords.map(shellQuote).join(' '), timeout };
-  const server = { command: node, args: [bin, 'mcp', ...idx] };
-  const mcpAdd = ['claude', 'mcp', 'add', 'groundgate', '--', node, bin, 'mcp', ...idx].map(shellQuote).join(' ');
+/** A path as a word of the hook's shell command: `"$CLAUDE_PROJECT_DIR"/…` inside the project. */
+function hookPath(file, project) {
+  const rel = inside(file, project);
+  return rel === null ? shellQuote(file) : `"$CLAUDE_PROJECT_DIR"/${shellQuote(rel)}`;
+}
+
+/** A path in .mcp.json's args: relative inside the project (the server starts there). */
+function mcpPath(file, project) {
+  return inside(file, project) ?? file;
+}
+
+/** A groundgate hook command (a second init replaces it, and only it). */
+const OURS = /groundgate(\.js)?['"]?\s+hook\s+claude-code(\s|$)/;
+
+/** The UserPromptSubmit groups without groundgate's own hook commands (a group left empty goes). */
+function withoutOurs(groups) {
+  return groups
+    .map((g) => (Array.isArray(g?.hooks) ? { ...g, hooks: g.hooks.filter((h) => !(typeof h?.command === 'string' && OURS.test(h.command))) } : g))
+    .filter((g) => !Array.isArray(g?.hooks) || g.hooks.length > 0);
+}
+
+/** The settings for `indexes` (absolute paths) in `project`: {settings entry, mcp server, claude mcp add line}. */
+function plan({ indexes, state, log, timeout, project }) {
+  const bin = binFile(project);
+  const words = ['node', hookPath(bin, project), 'hook', 'claude-code', ...indexes.flatMap((f) => ['--index', hookPath(f, project)])];
+  if (state) words.push('--state', hookPath(state, project));
+  if (log) words.push('--log', hookPath(log, project));
+  const hook = { type: 'command', command: words.join(' '), timeout };
+  const server = { command: 'node', args: [mcpPath(bin, project), 'mcp', ...indexes.flatMap((f) => ['--index', mcpPath(f, project)])] };
+  // `claude mcp add` keeps the server in the user's own config: absolute paths.
+  const mcpAdd = ['claude', 'mcp', 'add', 'groundgate', '--', 'node', bin, 'mcp', ...indexes.flatMap((f) => ['--index', f])].map(shellQuote).join(' ');
   return { hook, server, mcpAdd };
 }
 
@@ -82,7 +108,7 @@ function mergeSettings(settings, hook, file = 'settings') {
   expect(file, 'hooks', settings.hooks, isObject, 'an object');
   expect(file, 'hooks.UserPromptSubmit', settings.hooks?.UserPromptSubmit, Array.isArray, 'a list');
   const out = { ...settings, hooks: { ...(settings.hooks ?? {}) } };
-  const entries = (out.hooks.UserPromptSubmit ?? []).filter((e) => !isOurs(e));
+  const entries = withoutOurs(out.hooks.UserPromptSubmit ?? []);
   out.hooks.UserPromptSubmit = [...entries, { hooks: [hook] }];
   return out;
 }
@@ -109,14 +135,15 @@ async function run(argv) {
   const timeout = Number(a.timeout);
   if (!Number.isInteger(timeout) || timeout < 1 || timeout > 600) throw new UsageError(`invalid value '${a.timeout}' for --timeout: 1–600 seconds`);
   const indexes = a.index.map((f) => path.resolve(f));
-  for (const f of indexes) {
-    // A typo here would only show later as a silent hook: check the files now.
-    const load = require('./load');
-    load.engine([f]).free();
-  }
+  // A typo here would only show later as a silent hook: load them now, together (two indexes of
+  // one name are refused here, not on every prompt).
+  require('./load').engine(indexes).free();
   const abs = (f) => (f === undefined ? undefined : path.resolve(f));
-  const p = plan({ indexes, state: abs(a.state), log: abs(a.log), timeout });
   const project = path.resolve(a.project);
+  if (!a.print && !(fs.existsSync(project) && fs.statSync(project).isDirectory())) {
+    throw new Error(`--project ${project}: no such folder (run init in the project, or name it)`);
+  }
+  const p = plan({ indexes, state: abs(a.state), log: abs(a.log), timeout, project });
   const settingsFile = path.join(project, '.claude', 'settings.json');
   const mcpFile = path.join(project, '.mcp.json');
   const settings = mergeSettings(readJson(settingsFile), p.hook, settingsFile);
@@ -131,4 +158,4 @@ async function run(argv) {
   return 0;
 }
 
-module.exports = { summary, spec, plan, mergeSettings, mergeMcp, shellQuote, run };
+module.exports = { summary, spec, plan, mergeSettings, mergeMcp, shellQuote, withoutOurs, run };

@@ -63,15 +63,28 @@ function withFile(file, e) {
  * An Engine with every index loaded; `now` fixes the clock (ms since the epoch). Every file is
  * verified as it is added (`addInstance` checks every checksum and that nothing follows the last
  * section), so a flipped bit in the stored text is a clear error at load, never evidence served
- * under a correct citation; `verify: false` skips it (about 1 ms per MB in wasm).
+ * under a correct citation; `verify: false` skips it (about 1 ms per MB in wasm). With `skip`, a
+ * file of several that cannot be loaded (missing, damaged, a duplicate) is passed to `skip(error)`
+ * and left out; it throws only when none loads.
  */
-function engine(files, { config, now, verify = true } = {}) {
+function engine(files, { config, now, verify = true, skip } = {}) {
   const gg = wasm();
   const eng = new gg.Engine(config);
   if (now !== undefined) eng.setClock(now);
   const loaded = new Map();
   for (const file of files) {
-    const bytes = readFile(file);
+    let bytes;
+    try {
+      bytes = readFile(file);
+    } catch (e) {
+      // `skip(error)`: a file that cannot be loaded is left out (the caller says so), unless none loads.
+      if (skip && files.length > 1) {
+        skip(e);
+        continue;
+      }
+      eng.free();
+      throw e;
+    }
     let name;
     try {
       const index = new gg.Index(bytes); // reads the header only: the name
@@ -92,9 +105,17 @@ function engine(files, { config, now, verify = true } = {}) {
       loaded.set(name, file);
       eng.addInstance(name, bytes, { verify });
     } catch (e) {
+      if (skip && files.length > 1) {
+        skip(withFile(file, e));
+        continue;
+      }
       eng.free();
       throw withFile(file, e);
     }
+  }
+  if (skip && loaded.size === 0 && files.length > 1) {
+    eng.free();
+    throw new Error('none of the indexes could be loaded');
   }
   return eng;
 }
