@@ -49,6 +49,11 @@ struct Session {
 }
 
 impl Session {
+    /// Entries held: shown chunks and shown lines.
+    fn size(&self) -> usize {
+        self.injected.len() + self.lines.len()
+    }
+
     /// Where (instance, chunk) is, or would go.
     fn find(&self, instance: &str, chunk: u32) -> std::result::Result<usize, usize> {
         self.injected.binary_search_by(|(i, c, _)| (i.as_str(), *c).cmp(&(instance, chunk)))
@@ -198,6 +203,8 @@ pub fn check_id(session: &str) -> Result<()> {
 pub struct Sessions {
     /// (id, session), sorted by id, each id once.
     sessions: Vec<(String, Session)>,
+    /// Entries all sessions hold together ([`Session::size`] summed), kept as they change.
+    total: usize,
 }
 
 impl Sessions {
@@ -218,6 +225,7 @@ impl Sessions {
         now_ms: u64,
         window_ms: u64,
     ) {
+        let before = self.get(session).map_or(0, Session::size);
         let s = self.entry(session);
         s.last_ms = now_ms;
         s.injected.retain(|&(_, _, t)| fresh(now_ms, t, window_ms));
@@ -225,15 +233,16 @@ impl Sessions {
             *s.time(instance, *chunk, now_ms) = now_ms;
         }
         s.add_lines(lines.iter().map(|&h| (h, now_ms)), now_ms, window_ms);
-        self.bound(session);
+        self.bound(session, before);
     }
 
     /// Add the hashes of lines `session` was shown, each with its time (a state read back: the
     /// lines of its chunks); later times win, expired ones are dropped.
     pub fn add_lines(&mut self, session: &str, lines: &[(u64, u64)], now_ms: u64, window_ms: u64) {
         if let Ok(at) = self.find(session) {
+            let before = self.sessions[at].1.size();
             self.sessions[at].1.add_lines(lines.iter().copied(), now_ms, window_ms);
-            self.bound(session);
+            self.bound(session, before);
         }
     }
 
@@ -287,6 +296,7 @@ impl Sessions {
         if live.is_empty() && self.get(&state.session).is_none() {
             return Ok(0);
         }
+        let before = self.get(&state.session).map_or(0, Session::size);
         let s = self.entry(&state.session);
         s.injected.retain(|&(_, _, t)| fresh(now_ms, t, window_ms));
         for item in live {
@@ -296,24 +306,24 @@ impl Sessions {
             s.last_ms = s.last_ms.max(at);
         }
         let kept = s.injected.len();
-        self.bound(&state.session);
+        self.bound(&state.session, before);
         Ok(kept)
     }
 
-    /// Drop the least recently used sessions (the first in id order among equal times) other than
-    /// `keep` while there are more than [`MAX_SESSIONS`] or they hold more than [`MAX_ENTRIES`]
-    /// entries together.
-    fn bound(&mut self, keep: &str) {
-        let size = |s: &Session| s.injected.len() + s.lines.len();
-        let mut total: usize = self.sessions.iter().map(|(_, s)| size(s)).sum();
-        while total > MAX_ENTRIES || self.sessions.len() > MAX_SESSIONS {
+    /// After session `keep` changed from `before` entries: count it, then drop the least recently
+    /// used sessions (the first in id order among equal times) other than `keep` while there are
+    /// more than [`MAX_SESSIONS`] or they hold more than [`MAX_ENTRIES`] entries together.
+    fn bound(&mut self, keep: &str, before: usize) {
+        self.total = self.total - before + self.get(keep).map_or(0, Session::size);
+        debug_assert_eq!(self.total, self.sessions.iter().map(|(_, s)| s.size()).sum::<usize>());
+        while self.total > MAX_ENTRIES || self.sessions.len() > MAX_SESSIONS {
             let Some(oldest) = (0..self.sessions.len())
                 .filter(|&i| self.sessions[i].0 != keep)
                 .min_by_key(|&i| self.sessions[i].1.last_ms)
             else {
                 break;
             };
-            total -= size(&self.sessions.remove(oldest).1);
+            self.total -= self.sessions.remove(oldest).1.size();
         }
     }
 
@@ -337,7 +347,7 @@ impl Sessions {
     /// Forget a session.
     pub fn clear(&mut self, session: &str) {
         if let Ok(at) = self.find(session) {
-            self.sessions.remove(at);
+            self.total -= self.sessions.remove(at).1.size();
         }
     }
 
@@ -347,6 +357,7 @@ impl Sessions {
         for (_, s) in &mut self.sessions {
             s.injected.retain(|(i, _, _)| i != instance);
         }
+        self.total = self.sessions.iter().map(|(_, s)| s.size()).sum();
     }
 }
 
@@ -545,16 +556,14 @@ mod tests {
                 MAX_SHOWN
             );
         }
-        let total: usize = s.sessions.iter().map(|(_, x)| x.injected.len() + x.lines.len()).sum();
-        assert_eq!(total, MAX_ENTRIES);
+        assert_eq!(s.total, MAX_ENTRIES);
         assert!(s.get("s000").is_none() && s.get("s002").is_none() && s.get("s003").is_some());
         assert!(s.get(&format!("s{:03}", n - 1)).is_some(), "the session just imported stays");
         // Lines count too; the session being written is never the one dropped.
         let lines: Vec<(u64, u64)> = (0..5_000).map(|h| (h, 600_000)).collect();
         s.add_lines("s050", &lines, 600_000, w);
         assert!(s.get("s050").is_some() && s.get("s003").is_none());
-        let total: usize = s.sessions.iter().map(|(_, x)| x.injected.len() + x.lines.len()).sum();
-        assert!(total <= MAX_ENTRIES, "{total}");
+        assert!(s.total <= MAX_ENTRIES, "{}", s.total);
     }
 
     /// The sorted vectors behave as the `BTreeMap`s they replaced: a reference model with maps,
