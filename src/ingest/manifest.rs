@@ -418,11 +418,15 @@ fn derived_ids(input: &Input, root: &Path, files: &[PathBuf], single: bool) -> V
         return files.iter().map(|f| below(f, root)).collect();
     }
     let stems: Vec<String> = files.iter().map(|f| stem(f)).collect();
+    let mut uses: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
+    for s in &stems {
+        *uses.entry(s).or_default() += 1;
+    }
     stems
         .iter()
         .zip(files)
         .map(|(id, f)| {
-            if stems.iter().filter(|s| *s == id).count() == 1 || single {
+            if uses[id.as_str()] == 1 || single {
                 return id.clone();
             }
             let path = below(f, root);
