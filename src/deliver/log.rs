@@ -179,7 +179,13 @@ pub struct Funnel {
     pub dedup_skipped: usize,
     /// Characters injected in all.
     pub injected_chars: usize,
+    /// The verdicts of the records that carry one (`ask --jsonl` lines, a hook's log): push, pull
+    /// and skip, in that order; a bare decision log has none.
+    pub routes: [usize; 3],
 }
+
+/// The verdicts [`Funnel::routes`] counts, in its order.
+pub const ROUTES: [&str; 3] = ["push", "pull", "skip"];
 
 impl Funnel {
     /// Add one prompt's record.
@@ -249,6 +255,13 @@ impl Funnel {
             self.injected_chars,
             if self.injected == 0 { 0.0 } else { self.injected_chars as f64 / self.injected as f64 }
         ));
+        if self.routes.iter().any(|&n| n > 0) {
+            out.push_str("routes:");
+            for (route, n) in ROUTES.iter().zip(self.routes) {
+                out.push_str(&format!("  {route} {n} ({:.1}%)", pct(n)));
+            }
+            out.push('\n');
+        }
         out
     }
 }
@@ -281,12 +294,18 @@ impl FunnelReport {
                 continue;
             };
             let error = v.get("error").is_some_and(serde_json::Value::is_object);
+            let route = v.get("route").and_then(|r| ROUTES.iter().position(|&k| r == k));
             let log = match v {
                 serde_json::Value::Object(mut o) => o.remove("log").unwrap_or(serde_json::Value::Object(o)),
                 other => other,
             };
             match serde_json::from_value(log) {
-                Ok(l) => r.funnel.add(&l),
+                Ok(l) => {
+                    r.funnel.add(&l);
+                    if let Some(i) = route {
+                        r.funnel.routes[i] += 1;
+                    }
+                }
                 Err(_) if error => r.errors += 1,
                 Err(_) => r.without_log.push(n + 1),
             }
@@ -379,5 +398,22 @@ mod tests {
         // A byte-order mark before the first line does not cost that line.
         let bom = FunnelReport::read(&format!("\u{feff}{log}\n{log}\n"));
         assert_eq!((bom.funnel.prompts, bom.not_json.len()), (2, 0));
+    }
+
+    #[test]
+    fn the_verdicts_of_records_that_carry_one_are_counted() {
+        let log = serde_json::to_string(&skipped(Outcome::TooLong)).unwrap();
+        let record = |route: &str| format!("{{\"id\":1,\"route\":{route},\"log\":{log}}}\n");
+        let text =
+            ["\"push\"", "\"pull\"", "\"pull\"", "\"skip\"", "\"other\"", "3"].map(record).concat() + &log;
+        let r = FunnelReport::read(&text);
+        assert_eq!((r.funnel.prompts, r.funnel.routes), (7, [1, 2, 1]));
+        assert!(
+            r.render().contains("routes:  push 1 (14.3%)  pull 2 (28.6%)  skip 1 (14.3%)\n"),
+            "{}",
+            r.render()
+        );
+        // Bare decision logs carry no verdict: no line for it.
+        assert!(!FunnelReport::read(&log).render().contains("routes"));
     }
 }
