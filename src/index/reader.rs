@@ -317,7 +317,8 @@ impl<D: AsRef<[u8]> + Clone> Index<D> {
         } else {
             let [start, df, idf] = records::read::<3>(info, ord, "term_info")?;
             let end = if ord + 1 < self.n_terms {
-                read_u32(info, 12 * (ord as usize + 1)).unwrap_or(u32::MAX) as usize
+                (ord as usize + 1).checked_mul(12).and_then(|at| read_u32(info, at)).unwrap_or(u32::MAX)
+                    as usize
             } else {
                 post_len
             };
@@ -410,8 +411,8 @@ impl<D: AsRef<[u8]> + Clone> Index<D> {
     /// Length of chunk `id` in terms.
     pub fn doc_len(&self, id: u32) -> Result<u16> {
         let b = self.section(SectionId::DocLens);
-        let at = 2 * id as usize;
-        match b.get(at..at + 2) {
+        // Checked: `2 · id` wraps a 32-bit `usize` (wasm) for a large id.
+        match (id as usize).checked_mul(2).and_then(|at| b.get(at..at.checked_add(2)?)) {
             Some(x) => Ok(u16::from_le_bytes([x[0], x[1]])),
             None => Err(parts::outside(id)),
         }

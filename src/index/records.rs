@@ -90,10 +90,12 @@ pub const PLANES_SINCE: u32 = 4;
 
 /// Read record `id` of `N` u32 fields from `bytes` (records of `4·N` bytes).
 pub fn read<const N: usize>(bytes: &[u8], id: u32, section: &'static str) -> Result<[u32; N]> {
-    let base = id as usize * 4 * N;
+    // Checked: `id · 4N` wraps a 32-bit `usize` (wasm) for a large id.
+    let base = (id as usize).checked_mul(4 * N);
     let mut out = [0u32; N];
     for (k, slot) in out.iter_mut().enumerate() {
-        *slot = read_u32(bytes, base + 4 * k).ok_or_else(|| out_of_range(section, id))?;
+        let at = base.and_then(|b| b.checked_add(4 * k));
+        *slot = at.and_then(|at| read_u32(bytes, at)).ok_or_else(|| out_of_range(section, id))?;
     }
     Ok(out)
 }

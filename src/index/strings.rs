@@ -93,13 +93,15 @@ impl<'a> Strings<'a> {
         }
         let base = 4 + 4 * (self.count as usize + 1);
         let at = 4 + 4 * id as usize;
+        // In u64: a sum that wraps a 32-bit `usize` (wasm) must fail as it does natively.
         let (start, end) = match (read_u32(self.bytes, at), read_u32(self.bytes, at + 4)) {
-            (Some(s), Some(e)) => (base + s as usize, base + e as usize),
+            (Some(s), Some(e)) => (base as u64 + u64::from(s), base as u64 + u64::from(e)),
             _ => return Err(Error::corrupt("strings", "offset table cut short")),
         };
-        let raw = self
-            .bytes
-            .get(start..end)
+        let raw = usize::try_from(start)
+            .ok()
+            .zip(usize::try_from(end).ok())
+            .and_then(|(s, e)| self.bytes.get(s..e))
             .ok_or_else(|| Error::corrupt("strings", format!("string {id} spans {start}..{end}")))?;
         std::str::from_utf8(raw)
             .map(Some)

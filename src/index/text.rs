@@ -263,8 +263,7 @@ fn coded(section: &[u8], data: usize, id: u32, off: usize, end: usize) -> Result
 /// The text of chunk `id`, at `off..off + len` of the stored (uncompressed) concatenation, from a
 /// section laid out as `layout` says ([`Layout::of`] of the same section) in format `version`.
 pub fn read(section: &[u8], layout: &Layout, version: u32, id: u32, off: u32, len: u32) -> Result<String> {
-    let (off, len) = (off as usize, len as usize);
-    let end = off.checked_add(len).ok_or_else(|| bad(id, "text range overflows"))?;
+    let (off, end) = span(id, off, len)?;
     let group = match layout {
         Layout::Bare => 0,
         Layout::Grouped(g) => *g,
@@ -283,20 +282,26 @@ pub fn read(section: &[u8], layout: &Layout, version: u32, id: u32, off: u32, le
         if b >= blocks {
             return Err(bad(id, &format!("block {b} of {blocks}")));
         }
+        // The two tables (blocks + 1 entries each) must fit before any offset into them is
+        // formed: then no sum below can wrap, with a 32-bit `usize` (wasm) as with a 64-bit one.
+        if 8 + 8 * (blocks as u64 + 1) > section.len() as u64 {
+            return Err(bad(id, "block table cut short"));
+        }
         let table = |k: usize| u32_at(section, 8 + 4 * k).map(|v| v as usize);
         let data_at = 8 + 8 * (blocks + 1);
         let field = |k| table(k).ok_or_else(|| bad(id, "block table cut short"));
         let (c0, c1) = (field(b)?, field(b + 1)?);
         let (r0, r1) = (field(blocks + 1 + b)?, field(blocks + 2 + b)?);
         let packed = section
-            .get(data_at + c0..data_at + c1.max(c0))
+            .get(data_at..)
+            .and_then(|data| data.get(c0..c1.max(c0)))
             .filter(|_| c1 >= c0)
             .ok_or_else(|| bad(id, "compressed block out of range"))?;
         if r1 < r0 || off < r0 || end > r1 {
             return Err(bad(id, &format!("text {off}..{end} outside its block {r0}..{r1}")));
         }
         // LZ4 expands at most ~255×: a larger claim is corruption, not a reason to allocate.
-        if r1 - r0 > MAX_BLOCK || r1 - r0 > packed.len().saturating_mul(255) + 16 {
+        if r1 - r0 > MAX_BLOCK || r1 - r0 > packed.len().saturating_mul(255).saturating_add(16) {
             return Err(bad(id, &format!("block {b} claims {} bytes from {}", r1 - r0, packed.len())));
         }
         let mut raw = vec![0u8; r1 - r0];
@@ -315,6 +320,13 @@ pub fn read(section: &[u8], layout: &Layout, version: u32, id: u32, off: u32, le
         plain.get(off..end).ok_or_else(|| bad(id, "text out of range"))?.to_vec()
     };
     String::from_utf8(bytes).map_err(|_| bad(id, "text is not UTF-8"))
+}
+
+/// `off..off + len` as `usize`, summed in `u32` so that a range past 4 GiB fails alike with a
+/// 32-bit `usize` (wasm) and a 64-bit one.
+fn span(id: u32, off: u32, len: u32) -> Result<(usize, usize)> {
+    let end = off.checked_add(len).ok_or_else(|| bad(id, "text range overflows"))?;
+    Ok((off as usize, end as usize))
 }
 
 /// The error of chunk `id`'s stored text (one copy for every way to read it).
@@ -338,8 +350,7 @@ pub fn read_utf16(
         push_utf16(&read(section, layout, version, id, off, len)?, out);
         return Ok(());
     };
-    let (off, len) = (off as usize, len as usize);
-    let end = off.checked_add(len).ok_or_else(|| bad(id, "text range overflows"))?;
+    let (off, end) = span(id, off, len)?;
     let coded = coded(section, *data, id, off, end)?;
     let mark = out.len();
     table.decode_utf16(coded, out).ok_or_else(|| {

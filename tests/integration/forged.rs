@@ -404,3 +404,67 @@ fn a_citation_reads_its_source_without_splitting_the_links() {
     }
     assert!(with_links > 0, "the excerpts have a source with links");
 }
+
+/// Field `k` of record `i` in a table of `fields` u32 fields stored as byte planes.
+fn set_plane(data: &mut [u8], fields: usize, i: usize, k: usize, value: u32) {
+    let count = data.len() / (4 * fields);
+    for (p, b) in value.to_le_bytes().into_iter().enumerate() {
+        data[(4 * k + p) * count + i] = b;
+    }
+}
+
+/// The two files of tests/node/forged32.test.mjs, on the excerpt index: offsets that wrap a 32-bit
+/// `usize` (wasm) are refused natively with the message the wasm builds now give too.
+#[test]
+fn offsets_that_wrap_32_bits_are_refused_with_the_message_wasm_gives() {
+    let base = excerpt_index();
+    let n = Index::open(base).expect("excerpts").chunk_count() as usize;
+    // LZ4 text (group 1) claiming 0x3FFFFFFF blocks, every chunk pointing at a 10-byte block.
+    let first = 4 * (n as u32 + 1);
+    let lz4 = mutate_section(base, SectionId::Text as u32, |d| {
+        d.clear();
+        d.extend(1u32.to_le_bytes());
+        d.extend(0x3FFF_FFFFu32.to_le_bytes());
+        (0..=n as u32).for_each(|b| d.extend((first + 10 * b).to_le_bytes()));
+        (0..n).for_each(|_| d.extend(b"\x10A\x01\x00\x50PWNED"));
+    })
+    .and_then(|b| {
+        mutate_section(&b, SectionId::Chunks as u32, |d| {
+            (0..n).for_each(|c| {
+                set_plane(d, 9, c, 0, first + 10 * c as u32);
+                set_plane(d, 9, c, 1, 10);
+            })
+        })
+    })
+    .expect("forged");
+    let index = Index::open(&lz4).expect("the frame is sound");
+    let e = index.chunk(0).expect_err("lz4 wrap");
+    assert!(e.to_string().starts_with("corrupt index (text): chunk 0: block table cut short;"), "{e}");
+    // Two strings appended; the first source's title reads the second, whose offsets pass 2³².
+    let strings = mutate_section(base, SectionId::Strings as u32, |d| {
+        let count = u32::from_le_bytes(d[..4].try_into().unwrap());
+        let old_base = 4 + 4 * (count as usize + 1);
+        let ends: Vec<u32> = (0..=count as usize)
+            .map(|i| u32::from_le_bytes(d[4 + 4 * i..8 + 4 * i].try_into().unwrap()))
+            .collect();
+        let text = d[old_base..].to_vec();
+        let new_base = 4 + 4 * (count as u64 + 3);
+        let wrap = (1u64 << 32) - new_base + 4;
+        d.clear();
+        d.extend((count + 2).to_le_bytes());
+        ends.iter().for_each(|e| d.extend(e.to_le_bytes()));
+        d.extend((wrap as u32).to_le_bytes());
+        d.extend((wrap as u32 + 4).to_le_bytes());
+        d.extend(text);
+    })
+    .and_then(|b| {
+        let sections = raw_sections(base).expect("sections");
+        let table = sections.iter().find(|s| s.0 == SectionId::Strings as u32).expect("strings").1;
+        let title = groundgate::index::strings::Strings::new(table).expect("strings").len() + 1;
+        mutate_section(&b, SectionId::Sources as u32, |d| set_plane(d, 6, 0, 1, title))
+    })
+    .expect("forged");
+    let index = Index::open(&strings).expect("the frame is sound");
+    let e = index.source(0).expect_err("strings wrap");
+    assert!(e.to_string().contains("spans 4294967300..4294967304;"), "{e}");
+}
