@@ -24,6 +24,22 @@ pub struct Source {
     pub links: Vec<String>,
 }
 
+/// The most characters a stored label keeps: a source's title, a chunk's section, heading and
+/// article. Labels go out with every hit, and a heading is indexed with (and, while chunking,
+/// copied into) every chunk under it, so a runaway one (a whole page in a `#` line, a `<title>` of
+/// megabytes) would make the build quadratic and every answer huge. The default indexes' longest is
+/// 112 characters (a Python FAQ question).
+pub const MAX_LABEL_CHARS: usize = 300;
+
+/// Cut `label` to [`MAX_LABEL_CHARS`] characters, the last one `…`, when it is longer.
+pub fn clip_label(label: &mut String) {
+    if label.char_indices().nth(MAX_LABEL_CHARS).is_some() {
+        let keep = label.char_indices().nth(MAX_LABEL_CHARS - 1).map_or(label.len(), |(at, _)| at);
+        label.truncate(keep);
+        label.push('…');
+    }
+}
+
 /// Where in its source a chunk stands.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Location {
@@ -35,6 +51,15 @@ pub struct Location {
     pub section: Option<String>,
     /// Nearest heading (for FAQs, the question).
     pub heading: Option<String>,
+}
+
+impl Location {
+    /// Cut the section, heading and article labels to [`MAX_LABEL_CHARS`] ([`clip_label`]).
+    pub fn clip_labels(&mut self) {
+        for label in [&mut self.section, &mut self.heading, &mut self.article].into_iter().flatten() {
+            clip_label(label);
+        }
+    }
 }
 
 /// A passage of a source with its citation.

@@ -123,8 +123,9 @@ impl IndexBuilder {
         self
     }
 
-    /// Add a source; returns its id.
-    pub fn add_source(&mut self, source: Source) -> Result<u32> {
+    /// Add a source; returns its id. A title longer than [`MAX_LABEL_CHARS`] is cut to it.
+    pub fn add_source(&mut self, mut source: Source) -> Result<u32> {
+        crate::corpus::clip_label(&mut source.title);
         if !self.source_ids.insert(source.id.clone()) {
             return Err(Error::input(&source.id, "source id used twice in one index"));
         }
@@ -162,10 +163,12 @@ impl IndexBuilder {
 
     /// Add a chunk with `context`: text indexed with the chunk (its terms count for it in search)
     /// but not stored as its text — a page title or the page's keywords repeated into each chunk.
-    pub fn add_chunk_with_context(&mut self, chunk: Chunk, context: String) -> Result<u32> {
+    /// Its section, heading and article labels longer than [`MAX_LABEL_CHARS`] are cut to it.
+    pub fn add_chunk_with_context(&mut self, mut chunk: Chunk, context: String) -> Result<u32> {
         if chunk.source as usize >= self.sources.len() {
             return Err(Error::invalid("chunk.source", format!("source {} not added", chunk.source)));
         }
+        chunk.location.clip_labels();
         self.chunks.push(chunk);
         self.context.push(context);
         Ok(self.chunks.len() as u32 - 1)

@@ -28,8 +28,9 @@ impl Default for ChunkOptions {
 fn hard_split(piece: &str, max: usize) -> Vec<&str> {
     let mut out = Vec::new();
     let mut rest = piece;
-    while rest.chars().count() > max {
-        let cut_byte = rest.char_indices().nth(max).map_or(rest.len(), |(i, _)| i);
+    // Whether more than `max` characters are left: a look `max` characters ahead, not a count of
+    // the whole rest (which made a long piece quadratic).
+    while let Some((cut_byte, _)) = rest.char_indices().nth(max) {
         let window = &rest[..cut_byte];
         let at = window
             .rfind(char::is_whitespace)
@@ -95,12 +96,21 @@ pub fn chunk_document(doc: &Document, source: u32, opts: ChunkOptions) -> Vec<Ch
         text: String::new(),
         chars: 0,
         start: 0,
-        location: doc.blocks.first().map(|b| b.location.clone()).unwrap_or_default(),
+        location: Location::default(),
     };
+    // Labels are cut once per location, before every chunk under it gets a copy.
+    let clipped = |l: &Location| {
+        let mut l = l.clone();
+        l.clip_labels();
+        l
+    };
+    let mut current = doc.blocks.first().map(|b| &b.location);
+    p.location = current.map(clipped).unwrap_or_default();
     for (i, block) in doc.blocks.iter().enumerate() {
-        if block.location != p.location {
+        if current != Some(&block.location) {
             p.flush();
-            p.location = block.location.clone();
+            current = Some(&block.location);
+            p.location = clipped(&block.location);
         }
         if i > 0 {
             // The block separator belongs to the extracted text but not to any chunk.

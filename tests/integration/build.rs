@@ -334,3 +334,42 @@ fn table_of_contents_links_written_relative_or_from_the_root_still_name_their_pa
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A runaway heading (a whole page in one `#` line) and title: the labels every hit carries are cut
+/// to `MAX_LABEL_CHARS`, the last character `…`; the text under them is all there, in chunks.
+#[test]
+fn runaway_labels_are_cut_and_their_text_kept() {
+    use groundgate::corpus::MAX_LABEL_CHARS;
+    let dir = std::env::temp_dir().join(format!("gg-labels-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let words = "가나다라 ".repeat(2_000);
+    std::fs::write(dir.join("long.md"), format!("# {words}\n\nbody text under the heading.\n")).expect("md");
+    std::fs::write(
+        dir.join("page.html"),
+        format!("<html><head><title>{words}</title></head><body><p>HTML body text.</p></body></html>"),
+    )
+    .expect("html");
+    std::fs::write(
+        dir.join("m.toml"),
+        "name = \"x\"\n[[input]]\nformat = \"markdown\"\npath = \"long.md\"\n[[input]]\nformat = \"html\"\npath = \"page.html\"\n",
+    )
+    .expect("manifest");
+    let m = Manifest::load(&dir.join("m.toml")).expect("manifest");
+    let (bytes, _) = m.build(&dir, |_, _| {}).expect("build");
+    let index = Index::open(bytes.as_slice()).expect("open");
+    let chunks: Vec<_> = (0..index.chunk_count()).map(|c| index.chunk(c).expect("chunk")).collect();
+    let heading = chunks[0].location.heading.clone().expect("heading");
+    assert_eq!(heading.chars().count(), MAX_LABEL_CHARS);
+    assert!(heading.ends_with('…'), "{heading}");
+    assert!(chunks.iter().any(|c| c.text.contains("body text under the heading")));
+    // The heading's own words are all still text.
+    let stored: usize = chunks.iter().map(|c| c.text.matches("가나다라").count()).sum();
+    assert!(stored >= 2_000, "{stored}");
+    for s in 0..index.source_count() {
+        let title = index.source(s).expect("source").title;
+        assert!(title.chars().count() <= MAX_LABEL_CHARS, "{title}");
+    }
+    let hit = &search::search(&index, "HTML body text", 1).expect("search")[0];
+    assert_eq!(hit.cite.title.chars().count(), MAX_LABEL_CHARS);
+    std::fs::remove_dir_all(&dir).ok();
+}
