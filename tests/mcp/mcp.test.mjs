@@ -253,6 +253,24 @@ test('concurrent calls each get their own answer', async () => {
   assert.deepEqual(parallel.map((r) => r.content[0].text), [...sequential, ...sequential]);
 });
 
+test('replies to many concurrent calls are written one at a time: no drain-listener warning on stderr', async () => {
+  // Large replies fill the stdout pipe; each reply waiting for `drain` added a listener to stdout,
+  // and past ten Node warned of a memory leak (MaxListenersExceededWarning) in the client's log.
+  const before = stderr.length;
+  const c = await connect(['constitution', 'pyfaq'].map((n) => path.join(root, `indexes/${n}.ggi`)));
+  try {
+    const calls = Array.from({ length: 40 }, (_, i) =>
+      i % 2
+        ? { name: 'grep', arguments: { text: 'the', limit: 100 } }
+        : { name: 'search', arguments: { query: ['대통령 임기', 'python list sort'][i % 4 ? 1 : 0], k: 50, detailed: true } });
+    const replies = await Promise.all(calls.map((call) => c.callTool(call)));
+    assert.ok(replies.every((r) => !r.isError && r.content[0].text.length > 1000));
+  } finally {
+    await c.close();
+  }
+  assert.doesNotMatch(stderr.slice(before), /MaxListenersExceededWarning|drain listeners/);
+});
+
 test('the delivery rules are a prompt, in Korean and English', async () => {
   const { prompts } = await client.listPrompts();
   assert.deepEqual(prompts.map((p) => p.name), ['rules', 'rebel']);

@@ -329,6 +329,7 @@ async function run(argv) {
 
   await server.connect(transport);
   process.stderr.write(`groundgate mcp: serving ${engine.instances().join(', ')} on stdio\n`);
+  oneWriteAtATime(transport);
   closeWhenAnswered(server, transport, input);
   await closed;
 }
@@ -370,6 +371,21 @@ function closeWhenAnswered(server, transport, input) {
     done();
     setTimeout(close, DRAIN_MS).unref();
   });
+}
+
+/**
+ * Send one message at a time, in order. The SDK's stdio `send` waits for `drain` when stdout is
+ * full; replies to many concurrent calls each added a `drain` listener to stdout, and past ten
+ * Node printed a MaxListenersExceededWarning into the client's log.
+ */
+function oneWriteAtATime(transport) {
+  const send = transport.send.bind(transport);
+  let last = Promise.resolve();
+  transport.send = (message, options) => {
+    const sent = last.then(() => send(message, options));
+    last = sent.catch(() => {});
+    return sent;
+  };
 }
 
 module.exports = { summary, run, createServer, instructions };
