@@ -472,7 +472,7 @@ fn misplaced_words_are_usage_errors() {
     let other = excerpt_index_file("misplaced2.ggi");
     let (idx, other) = (idx.to_str().expect("path"), other.to_str().expect("path"));
     let line = "{\"id\":1,\"query\":\"주권\",\"text\":\"주권\",\"prompt\":\"주권\"}\n";
-    let cases: [(&[&str], &str); 16] = [
+    let cases: [(&[&str], &str); 22] = [
         // `--index a b`: b is read as a query word (each index needs its own --index).
         (&["search", "--index", idx, other, "주권"], "is an index file, not a word of the query"),
         (&["search", "--index", idx, other, "--jsonl"], "is an index file, not a word of the query"),
@@ -491,10 +491,17 @@ fn misplaced_words_are_usage_errors() {
         (&["rules", "--lang", "fr"], "[possible values: ko, en]"),
         (&["rules", "ko"], "unexpected argument 'ko'"),
         (&["tools", "x"], "unexpected argument 'x'"),
-        // Every numeric flag of the tools is a u32, as in the npm bin.
+        // Every numeric flag of the tools is a u32, as in the npm bin, within the tool's range:
+        // refused before any line is read, not once per line.
         (&["grep", "--index", idx, "--limit", "4294967296", "주권"], "--limit"),
         (&["sources", "--index", idx, "--offset", "4294967296"], "--offset"),
         (&["search", "--index", idx, "--k", "4294967296", "주권"], "--k"),
+        (&["grep", "--index", idx, "--jsonl", "--limit", "500"], "500 is not in 1..=100"),
+        (&["read", "--index", idx, "--jsonl", "--around", "9"], "9 is not in 0..=5"),
+        (&["search", "--index", idx, "--jsonl", "--k", "5000"], "5000 is not in 1..=1000"),
+        (&["search", "--index", idx, "--k", "0", "주권"], "0 is not in 1..=1000"),
+        (&["search", "--index", idx, "--jsonl", "--tool", "--k", "51"], "the search tool returns at most 50"),
+        (&["search", "--index", idx, "--k", "51", "주권"], "the search tool returns at most 50"),
     ];
     // More input than a pipe holds: the child stops at the usage error without reading it, and the
     // helper sees a broken pipe (a usage error must not depend on who wins that race).

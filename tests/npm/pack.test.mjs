@@ -504,7 +504,12 @@ test('bin: bad input is a message and an exit code, never a stack trace', () => 
     [['tools', 'x'], 2, /unexpected argument 'x'/],
     [['read', '--index', fixture, '--article', '1'], 2, /the argument '--source' is required/],
     [['links', '--index', fixture], 2, /the argument '--source' is required/],
-    [['grep', '--index', fixture, '--limit', '4294967296', '주권'], 2, /--limit: a non-negative integer up to 4294967295/],
+    // A number past the tool's range: refused before any line is read, not once per line.
+    [['grep', '--index', fixture, '--limit', '4294967296', '주권'], 2, /--limit: an integer from 1 up to 100/],
+    [['grep', '--index', fixture, '--jsonl', '--limit', '500'], 2, /--limit: an integer from 1 up to 100/],
+    [['read', '--index', fixture, '--jsonl', '--around', '9'], 2, /--around: a non-negative integer up to 5/],
+    [['search', '--index', fixture, '--jsonl', '--k', '5000'], 2, /--k: an integer from 1 up to 1000/],
+    [['search', '--index', fixture, '--jsonl', '--tool', '--k', '51'], 2, /--k: an integer from 1 up to 50/],
     // Short flags as clap reads them: -h is --help (below), any other is refused, never a query word.
     [['search', '--index', fixture, '-k', '3', '주권'], 2, /unexpected argument '-k'.*words that start with '-' go after --/],
     [['grep', '--index', fixture, '-V'], 2, /unexpected argument '-V'/],
@@ -524,6 +529,8 @@ test('bin: bad input is a message and an exit code, never a stack trace', () => 
   }
   // Natively the same words are usage errors too (exit 2).
   for (const args of [['search', '--index', fixture, '-k', '3', '주권'], ['search', '--index', fixture, '--k', '0', '주권'],
+    ['grep', '--index', fixture, '--jsonl', '--limit', '500'], ['read', '--index', fixture, '--jsonl', '--around', '9'],
+    ['search', '--index', fixture, '--jsonl', '--k', '5000'], ['search', '--index', fixture, '--jsonl', '--tool', '--k', '51'],
     ['search', '--index', fixture, '--jsonl', '--instance', 'nope'], ['search', '--index', fixture, '--jsonl', '--detailed']]) {
     assert.equal(run(cli, args, { input: '' }).status, 2, `native ${args.join(' ')}`);
   }

@@ -53,8 +53,9 @@ enum Command {
         /// Index files, one per instance (instance name = the index's name); repeat --index.
         #[arg(long, required = true)]
         index: Vec<PathBuf>,
-        /// Results per query (tool: default 5, at most 50; one-index --jsonl: default 10).
-        #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+        /// Results per query (tool: default 5, at most 50; one-index --jsonl without --tool:
+        /// default 10, at most 1000).
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=groundgate::search::MAX_K as i64))]
         k: Option<u32>,
         /// Search only this instance.
         #[arg(long)]
@@ -67,7 +68,7 @@ enum Command {
         #[arg(long, value_delimiter = ',', conflicts_with = "jsonl")]
         fuse: Vec<String>,
         /// The RRF constant for --fuse (default 60).
-        #[arg(long, requires = "fuse")]
+        #[arg(long, requires = "fuse", value_parser = clap::value_parser!(u32).range(0..=groundgate::tools::search::MAX_FUSE_K as i64))]
         fuse_k: Option<u32>,
         /// Read JSON lines on stdin, write one line each. With one index and without --tool:
         /// `{"id","query"}` → `{"id","hits"}` (the historic contract); else search arguments →
@@ -90,8 +91,8 @@ enum Command {
         /// Search only this instance.
         #[arg(long)]
         instance: Option<String>,
-        /// Most matches.
-        #[arg(long)]
+        /// Most matches (default 20).
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=groundgate::tools::grep::MAX_LIMIT as i64))]
         limit: Option<u32>,
         /// Add chunk ids and the number of chunks checked.
         #[arg(long)]
@@ -133,7 +134,7 @@ enum Command {
         #[arg(long)]
         chunk: Option<u32>,
         /// Neighbouring chunks on each side (0–5).
-        #[arg(long)]
+        #[arg(long, value_parser = clap::value_parser!(u32).range(0..=groundgate::tools::read::MAX_AROUND as i64))]
         around: Option<u32>,
     },
     /// A source's links, resolved to sources of the loaded indexes where they name one.
@@ -425,14 +426,27 @@ fn session_id(s: &str) -> Result<String, String> {
     groundgate::deliver::session::check_id(s).map(|()| s.to_string()).map_err(|e| e.to_string())
 }
 
+/// `--k` past the `search` tool's limit (clap's range is the one-index JSON Lines contract's, the
+/// widest): refused before any line is read, not once per line.
+fn tool_k(k: Option<u32>, historic: bool) -> Option<String> {
+    let max = groundgate::tools::search::MAX_K;
+    k.filter(|&k| !historic && k > max).map(|k| {
+        format!(
+            "--k {k}: the search tool returns at most {max} results (one index with --jsonl and without --tool: up to {})",
+            groundgate::search::MAX_K
+        )
+    })
+}
+
 /// Refuse misplaced or missing words ([`misplaced`], [`missing`], [`prompt_as_index`]) before
 /// anything runs: exit code 2, with the subcommand's usage.
 fn check_words(command: &Command) {
     let found = match command {
-        Command::Search { index, jsonl, tool, instance, detailed, query, .. } => {
+        Command::Search { index, jsonl, tool, instance, detailed, query, k, .. } => {
             misplaced("query", *jsonl, query)
                 .or_else(|| missing("query", *jsonl, query))
                 .or_else(|| historic_flags(index.len(), *jsonl && !*tool, instance.is_some(), *detailed))
+                .or_else(|| tool_k(*k, index.len() == 1 && *jsonl && !*tool))
                 .map(|m| ("search", m))
         }
         Command::Grep { common, text, .. } => misplaced("text", common.jsonl, text)

@@ -24,7 +24,8 @@ const TOOLS = {
   search: {
     summary: 'Search one or more indexes (BM25, merged); queries from the arguments or JSON lines.',
     flags: {
-      k: { ...num('results per query (tool: default 5, at most 50; one-index --jsonl: default 10)'), min: 1 },
+      // 1000: the library's `search::MAX_K`, the one-index `{"id","hits"}` lines' limit (the widest).
+      k: { ...num('results per query (tool: default 5, at most 50; one-index --jsonl without --tool: default 10, at most 1000)'), min: 1, max: 1000 },
       instance: str('search only this instance'),
       detailed: { type: 'boolean', help: 'add chunk ids, references (ref), scores and matched terms' },
       fuse: { type: 'string', multiple: true, repeat: true, list: true, value: 'REF', help: 'a ranking of your own to fuse by RRF: chunk references instance:chunk:crc32 (the ref of search --detailed), best first; repeat or separate with commas' },
@@ -68,13 +69,23 @@ function command(name) {
     }
     const args = {};
     if (t.words && positional.length) args[t.words] = positional.join(' ');
+    const historic = name === 'search' && v.jsonl && !v.tool && v.index.length === 1;
+    // A number past the tool's own range is refused here, before any line is read (not once per
+    // line): the range its input schema gives (the historic lines' k: the flag's own).
+    const schema = name === 'tool' ? {} : load.wasm().Engine.toolDefinitions().find((d) => d.name === name).inputSchema.properties;
     for (const [flag, opt] of Object.entries(t.flags)) {
       if (flag === 'tool' || v[flag] === undefined || v[flag] === false) continue;
+      const key = flag.replace('-', '_');
+      const range = schema[key] && !(historic && key === 'k') ? schema[key] : {};
       // `--fuse a,b --fuse c` → ["a", "b", "c"]; `--fuse-k` → fuse_k, as natively.
-      const value = opt.list ? v[flag].flatMap((x) => x.split(',')) : opt.integer ? integer(flag, v[flag], opt.max, opt.min) : v[flag];
-      args[flag.replace('-', '_')] = value;
+      const value = opt.list
+        ? v[flag].flatMap((x) => x.split(','))
+        : opt.integer
+          ? integer(flag, v[flag], Math.min(opt.max, range.maximum ?? opt.max), Math.max(opt.min ?? 0, range.minimum ?? 0))
+          : v[flag];
+      args[key] = value;
     }
-    if (name === 'search' && v.jsonl && !v.tool && v.index.length === 1) {
+    if (historic) {
       // The historic `{"id","hits"}` lines have no instance to choose and no detail (as natively).
       const flag = v.instance !== undefined ? '--instance' : v.detailed ? '--detailed' : null;
       if (flag) throw new UsageError(`${flag} is not part of the one-index \`{"id","hits"}\` lines: add --tool for the search tool's lines`);
