@@ -696,7 +696,10 @@ impl WasmEngine {
         let name = string_arg(&name, "tool name")?;
         let json = match text_from_js(&args, "arguments").map_err(js_error)? {
             Some(json) => json,
-            None if args.is_object() => object_json(&args, "arguments")?.unwrap_or_default(),
+            // Absent or null arguments are `{}`, as in `callTool` (docs/tools.md).
+            None if args.is_object() || args.is_null() || args.is_undefined() => {
+                object_json(&args, "arguments")?.unwrap_or_default()
+            }
             None => return Err(js_error(Error::invalid("arguments", "must be JSON text or an object"))),
         };
         Ok(js_string(&tools::call_str(&self.engine, &name, &json).map_err(js_error)?))

@@ -168,6 +168,10 @@ impl IndexBuilder {
         if chunk.source as usize >= self.sources.len() {
             return Err(Error::invalid("chunk.source", format!("source {} not added", chunk.source)));
         }
+        if chunk.location.page == Some(NO_PAGE) {
+            let id = &self.sources[chunk.source as usize].id;
+            return Err(Error::input(id, format!("page {NO_PAGE} is past the last page an index can cite")));
+        }
         chunk.location.clip_labels();
         self.chunks.push(chunk);
         self.context.push(context);

@@ -373,3 +373,27 @@ fn runaway_labels_are_cut_and_their_text_kept() {
     assert_eq!(hit.cite.title.chars().count(), MAX_LABEL_CHARS);
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// The page number the index keeps as its mark for "no page" is refused, not stored as none.
+#[test]
+fn the_no_page_mark_is_refused_as_a_page() {
+    let dir = std::env::temp_dir().join(format!("gg-nopage-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    std::fs::write(dir.join("m.toml"), "name = \"x\"\n[[input]]\nformat = \"jsonl\"\npath = \"r.jsonl\"\n")
+        .expect("toml");
+    for (page, ok) in [(u32::MAX, false), (u32::MAX - 1, true)] {
+        let line =
+            format!("{{\"source\":\"a\",\"title\":\"A\",\"text\":\"one two three\",\"page\":{page}}}\n");
+        std::fs::write(dir.join("r.jsonl"), line).expect("jsonl");
+        let built = Manifest::load(&dir.join("m.toml")).expect("manifest").build(&dir, |_, _| {});
+        match built {
+            Ok((bytes, _)) => {
+                assert!(ok, "page {page} stored");
+                let index = Index::open(bytes.as_slice()).expect("open");
+                assert_eq!(index.chunk(0).expect("chunk").location.page, Some(page));
+            }
+            Err(e) => assert!(!ok && e.to_string().contains("past the last page"), "page {page}: {e}"),
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -84,6 +84,14 @@ test('typed methods, definitions and bad input', () => {
   bad(() => e.grep({ text: 'a'.repeat(501) }));
   bad(() => e.callTool('rm', {}));
   bad(() => e.callToolJson('search', '{"query":'));
+  bad(() => e.callToolJson('sources', 5));
+  // Absent or null arguments are {} on every face (docs/tools.md).
+  const all = e.callToolJson('sources', '{}');
+  for (const none of [null, undefined]) {
+    assert.equal(e.callToolJson('sources', none), all);
+    assert.equal(JSON.stringify(e.callTool('sources', none)), all);
+  }
+  assert.equal(e.callToolJson('sources'), all);
   assert.match(e.handleLine('{"id":1,"tool":"sources","arguments":{"instance":"nope"}}'), /^\{"id":1,"error":\{"code":"invalid_argument"/);
   assert.equal(e.handleLine(''), '');
 });
