@@ -114,3 +114,31 @@ impl Citation {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_label_is_cut_to_its_limit_by_characters_not_bytes() {
+        for (unit, n) in
+            [("가", MAX_LABEL_CHARS), ("a", MAX_LABEL_CHARS + 1), ("😀", MAX_LABEL_CHARS + 1), ("é", 1_000)]
+        {
+            let mut label = unit.repeat(n);
+            clip_label(&mut label);
+            let cut = n > MAX_LABEL_CHARS;
+            assert_eq!(label.chars().count(), n.min(MAX_LABEL_CHARS), "{unit} × {n}");
+            assert_eq!(label.ends_with('…'), cut, "{unit} × {n}");
+            if cut {
+                assert_eq!(label.trim_end_matches('…'), unit.repeat(MAX_LABEL_CHARS - 1));
+            }
+        }
+        let mut loc =
+            Location {
+                heading: Some("h".repeat(301)), article: Some("제1조".into()), ..Default::default()
+            };
+        loc.clip_labels();
+        assert_eq!(loc.heading.as_deref().map(|h| h.chars().count()), Some(MAX_LABEL_CHARS));
+        assert_eq!(loc.article.as_deref(), Some("제1조"));
+    }
+}

@@ -74,8 +74,22 @@ pub fn parse(line: &[u8], n: usize, len: usize) -> Parsed {
     let text = fixed.as_deref().unwrap_or(text);
     match serde_json::from_str::<Value>(text) {
         Ok(Value::Object(mut body)) => {
-            let id = body.remove("id").map_or_else(|| "null".into(), |id| id_text(text, &id));
-            Parsed::Request { id, body }
+            // A key given twice is refused (the id echoed unless it is the one given twice).
+            let repeated = repeated_key(text);
+            let id = match body.remove("id") {
+                Some(id) if repeated.as_deref() != Some("id") => id_text(text, &id),
+                _ => "null".into(),
+            };
+            match repeated {
+                Some(key) => Parsed::Bad {
+                    id,
+                    error: Error::invalid(
+                        "line",
+                        format!("line {n} gives {key:?} twice: which one is meant?"),
+                    ),
+                },
+                None => Parsed::Request { id, body },
+            }
         }
         Ok(_) => Parsed::Bad {
             id: "null".into(),
@@ -86,6 +100,41 @@ pub fn parse(line: &[u8], n: usize, len: usize) -> Parsed {
             error: Error::invalid("line", format!("line {n} is not JSON: {e}")),
         },
     }
+}
+
+/// The first top-level key a JSON object `text` writes twice, if any. serde_json keeps the last
+/// value silently, so `{"id":1,"id":2}` would answer as 2 and `{"prompt":"a","prompt":"b"}` ask b.
+fn repeated_key(text: &str) -> Option<String> {
+    struct Repeated(Option<String>);
+    impl<'de> serde::Deserialize<'de> for Repeated {
+        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+            struct Keys;
+            impl<'de> serde::de::Visitor<'de> for Keys {
+                type Value = Repeated;
+                fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                    f.write_str("an object")
+                }
+                fn visit_map<A: serde::de::MapAccess<'de>>(
+                    self,
+                    mut map: A,
+                ) -> std::result::Result<Repeated, A::Error> {
+                    // Read to the end (serde_json refuses a map left half read).
+                    let (mut seen, mut repeated) = (std::collections::BTreeSet::new(), None);
+                    while let Some(key) = map.next_key::<String>()? {
+                        map.next_value::<serde::de::IgnoredAny>()?;
+                        if repeated.is_none() && seen.contains(&key) {
+                            repeated = Some(key);
+                        } else {
+                            seen.insert(key);
+                        }
+                    }
+                    Ok(Repeated(repeated))
+                }
+            }
+            d.deserialize_map(Keys)
+        }
+    }
+    serde_json::from_str::<Repeated>(text).ok()?.0
 }
 
 /// `text` with every `\uD800`–`\uDFFF` escape that is not half of a surrogate pair written as
@@ -492,6 +541,28 @@ mod tests {
     }
 
     #[test]
+    fn a_key_given_twice_is_refused_wherever_it_stands() {
+        let out = served(
+            b"{\"id\":9,\"id\":10,\"q\":\"a\"}\n{\"id\":11,\"q\":\"a\",\"q\":\"b\"}\n\
+              {\"q\":\"a\",\"id\":12,\"id\":13}\n{\"id\":14,\"q\":{\"a\":1,\"a\":2}}\n",
+        );
+        assert_eq!(out.len(), 4);
+        assert!(
+            out[0].starts_with("{\"id\":null,\"error\"") && out[0].contains("line 1 gives \\\"id\\\" twice"),
+            "{}",
+            out[0]
+        );
+        assert!(
+            out[1].starts_with("{\"id\":11,\"error\"") && out[1].contains("gives \\\"q\\\" twice"),
+            "{}",
+            out[1]
+        );
+        assert!(out[2].starts_with("{\"id\":null,\"error\""), "{}", out[2]);
+        // Only the line's own keys: a value's inner object is the tool's to read.
+        assert_eq!(out[3], "{\"id\":14,\"result\":{\"q\":{\"a\":2}}}");
+    }
+
+    #[test]
     fn one_line_out_per_line_in_whatever_it_holds() {
         let mut input = b"{\"id\":1,\"q\":\"a\"}\n\n  \r\n".to_vec();
         input.extend_from_slice(b"{\"id\":2,\"q\":\"\xff\"}\n"); // not UTF-8
@@ -617,8 +688,8 @@ mod tests {
             let bad = ask(&format!(r#"{{"id":{id},"prompt":1}}"#));
             assert!(bad.starts_with(&format!(r#"{{"id":{id},"error":"#)), "{bad}");
         }
-        // Twice in one line: the value read (the last), as the tree holds it.
-        assert!(ask(r#"{"id":1,"id":2.50,"prompt":"주권"}"#).starts_with(r#"{"id":2.5,"#));
+        // Twice in one line: refused (which one was meant?), without an id to echo.
+        assert!(ask(r#"{"id":1,"id":2.50,"prompt":"주권"}"#).starts_with(r#"{"id":null,"error":"#));
     }
 
     #[test]

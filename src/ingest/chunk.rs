@@ -96,21 +96,12 @@ pub fn chunk_document(doc: &Document, source: u32, opts: ChunkOptions) -> Vec<Ch
         text: String::new(),
         chars: 0,
         start: 0,
-        location: Location::default(),
+        location: doc.blocks.first().map(|b| b.location.clone()).unwrap_or_default(),
     };
-    // Labels are cut once per location, before every chunk under it gets a copy.
-    let clipped = |l: &Location| {
-        let mut l = l.clone();
-        l.clip_labels();
-        l
-    };
-    let mut current = doc.blocks.first().map(|b| &b.location);
-    p.location = current.map(clipped).unwrap_or_default();
     for (i, block) in doc.blocks.iter().enumerate() {
-        if current != Some(&block.location) {
+        if block.location != p.location {
             p.flush();
-            current = Some(&block.location);
-            p.location = clipped(&block.location);
+            p.location = block.location.clone();
         }
         if i > 0 {
             // The block separator belongs to the extracted text but not to any chunk.

@@ -712,7 +712,8 @@ impl Manifest {
         progress: impl FnMut(usize, usize),
     ) -> Result<(Vec<u8>, BuildStats)> {
         let thesaurus = self.thesaurus_from(fs, base)?;
-        let docs = self.documents_from(fs, base, progress)?;
+        let mut docs = self.documents_from(fs, base, progress)?;
+        docs.iter_mut().for_each(Document::clip_labels);
         // An index of nothing is a mistake in the manifest (a path or pattern that matches no
         // file, files with no records), not a result: every search of it would be empty.
         if docs.is_empty() {

@@ -98,6 +98,22 @@ impl Document {
         self.section_titles.iter().find(|(s, _)| s == section).map(|(_, t)| t.as_str())
     }
 
+    /// Cut every label to [`MAX_LABEL_CHARS`](crate::corpus::MAX_LABEL_CHARS) characters
+    /// ([`clip_label`](crate::corpus::clip_label)): the title, each block's location, the section
+    /// titles (their sections and words), the keywords and chapters. The build does this first:
+    /// labels are copied into (or indexed with) every chunk under them, so a runaway one (a page in
+    /// a `#` line, a `<title>` of megabytes) made the build quadratic.
+    pub fn clip_labels(&mut self) {
+        use crate::corpus::clip_label;
+        clip_label(&mut self.source.title);
+        self.blocks.iter_mut().for_each(|b| b.location.clip_labels());
+        for (section, words) in &mut self.section_titles {
+            clip_label(section);
+            clip_label(words);
+        }
+        self.keywords.iter_mut().chain(&mut self.chapters).for_each(clip_label);
+    }
+
     /// Append a block, skipping blank text.
     pub fn push(&mut self, text: &str, location: &Location) {
         let text = clean(text);

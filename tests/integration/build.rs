@@ -351,7 +351,9 @@ fn runaway_labels_are_cut_and_their_text_kept() {
     .expect("html");
     std::fs::write(
         dir.join("m.toml"),
-        "name = \"x\"\n[[input]]\nformat = \"markdown\"\npath = \"long.md\"\n[[input]]\nformat = \"html\"\npath = \"page.html\"\n",
+        // The title as context of every chunk and an alias: each reads the labels as cut.
+        "name = \"x\"\n[context]\ntitle = true\n[aliases]\nWriter = [\"라이터\"]\n\
+         [[input]]\nformat = \"markdown\"\npath = \"long.md\"\n[[input]]\nformat = \"html\"\npath = \"page.html\"\n",
     )
     .expect("manifest");
     let m = Manifest::load(&dir.join("m.toml")).expect("manifest");

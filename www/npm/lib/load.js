@@ -6,7 +6,9 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 /** The wasm runtime (pkg/node), loaded on first use so that `--help` stays instant. */
+let loaded = false;
 function wasm() {
+  loaded = true;
   return require(path.join(__dirname, '..', 'node', 'groundgate.js'));
 }
 
@@ -18,6 +20,9 @@ function wasm() {
  * `tool`, `mcp`) keep V8's defaults: over many requests the optimised code pays.
  */
 function oneShot() {
+  // Too late once the module is compiled: a command that does so is this package's bug, caught
+  // by every test that runs it.
+  if (loaded) throw new Error('internal: load.oneShot() after load.wasm()');
   require('node:v8').setFlagsFromString('--liftoff-only');
 }
 

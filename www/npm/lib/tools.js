@@ -69,6 +69,9 @@ function command(name) {
     }
     const args = {};
     if (t.words && positional.length) args[t.words] = positional.join(' ');
+    // A one-off call compiles the wasm for one run (before the first `load.wasm()`, which the
+    // range check below makes).
+    if (!v.jsonl && name !== 'tool') load.oneShot();
     const historic = name === 'search' && v.jsonl && !v.tool && v.index.length === 1;
     // A number past the tool's own range is refused here, before any line is read (not once per
     // line): the range its input schema gives (the historic lines' k: the flag's own).
@@ -91,7 +94,6 @@ function command(name) {
       if (flag) throw new UsageError(`${flag} is not part of the one-index \`{"id","hits"}\` lines: add --tool for the search tool's lines`);
       return legacySearch(v.index[0], args.k ?? 10, v.timings);
     }
-    if (!v.jsonl && name !== 'tool') load.oneShot();
     const engine = load.engine(v.index);
     if (name === 'tool') {
       const clock = new jsonl.Timings();
