@@ -182,7 +182,25 @@ commonjs_snippets() { # commonjs_snippets OUT_DIR GLUE_JS
 typed_refusals() {
   local js=$1 line='throw new Error(getStringFromWasm0(arg0, arg1));'
   [ "$(grep -c -F "$line" "$js")" = 1 ] || die "$js: wasm-bindgen's throw import is not the one line build.sh expects"
-  sed -i "s|$line|{ const m = getStringFromWasm0(arg0, arg1); throw Object.assign(new Error(m === 'null pointer passed to rust' ? 'this object was freed (free() was called) or is not a groundgate object: make a new one' : m), { code: 'invalid_argument' }); }|" "$js"
+  sed -i "s|$line|throw ggRefusal(getStringFromWasm0(arg0, arg1));|" "$js"
+  # wasm-bindgen's own words name its internals; these say what happened and what to do. A call
+  # still "in use" is one made from inside a call of the same object (a getter, Proxy or toJSON of
+  # an argument), or one a trap ended (out of memory, the JS stack exhausted inside wasm): the
+  # object never leaves that call, so it stays unusable. A free() inside a call is done when the
+  # call returns (wasm-bindgen's `free_rust_object`), as its refusal now says.
+  cat >> "$js" <<'JS'
+
+/** wasm-bindgen's refusals as typed errors (`code` invalid_argument), in words that say what to do. */
+function ggRefusal(m) {
+  const busy = 'this object is still in a call that has not returned: one made from inside its own call (a getter, Proxy or toJSON of an argument), or one stopped by a trap (out of memory, the stack exhausted), after which it stays unusable: make a new one';
+  const words = {
+    'null pointer passed to rust': 'this object was freed (free() was called) or is not a groundgate object: make a new one',
+    'recursive use of an object detected which would lead to unsafe aliasing in rust': busy,
+    'attempted to take ownership of Rust value while it was borrowed': 'free() came while a call of this object was still running (from a getter, Proxy or toJSON of an argument): the object is freed when that call returns',
+  };
+  return Object.assign(new Error(words[m] ?? m), { code: 'invalid_argument' });
+}
+JS
 }
 
 # wasm-bindgen's methods pass `this.__wbg_ptr` to Rust as it finds it: called on the other class's

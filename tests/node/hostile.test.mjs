@@ -202,6 +202,42 @@ test('a freed Engine or Index, or a method called on another object, refuses wit
   assert.equal(probe(), before, 'the live objects answer as before');
 });
 
+test('a call or free() from inside a call of the same object is refused in words that say so, and loses nothing', () => {
+  // wasm-bindgen refuses both ("recursive use …", "attempted to take ownership …", words naming its
+  // internals); a free() inside a call takes effect when that call returns.
+  const engine = new gg.Engine();
+  engine.addInstance('probe', bytes);
+  const before = JSON.stringify(engine.search('probe', '대한민국의 주권은 누구에게', 3));
+  const refused = [];
+  const args = {
+    get query() {
+      for (const call of [() => engine.ask('대한민국의 주권은 누구에게 있나요?'), () => engine.free()]) {
+        try {
+          call();
+          refused.push('ran');
+        } catch (e) {
+          refused.push(e);
+        }
+      }
+      return '주권';
+    },
+  };
+  assert.equal(engine.searchTool(args).query, '주권');
+  assert.equal(refused.length, 2);
+  for (const e of refused) assert.equal(e.code, 'invalid_argument', String(e));
+  assert.match(refused[0].message, /still in a call that has not returned/);
+  assert.match(refused[1].message, /free\(\) came while a call of this object was still running.*freed when that call returns/);
+  // The outer call answered; then the free took effect. Another Engine is untouched.
+  assert.throws(() => engine.search('probe', '주권', 1), (e) => e.code === 'invalid_argument' && /was freed/.test(e.message));
+  const other = new gg.Engine();
+  other.addInstance('probe', bytes);
+  assert.equal(JSON.stringify(other.search('probe', '대한민국의 주권은 누구에게', 3)), before);
+  // Without the free, the same re-entrant call leaves the Engine answering as before.
+  const args2 = { get query() { try { other.ask('대한민국의 주권은 누구에게 있나요?'); } catch { /* refused */ } return '주권'; } };
+  other.searchTool(args2);
+  assert.equal(JSON.stringify(other.search('probe', '대한민국의 주권은 누구에게', 3)), before);
+});
+
 test('index bytes that throw when read (a Proxy, a transferred buffer, a subclass) are refused typed and poison nothing', () => {
   // js-sys read them with calls that do not catch: the throw left the Engine borrowed for ever
   // (every later call, free() too, failed) and the indexer's read() callback untyped.
