@@ -691,7 +691,8 @@ impl WasmEngine {
     pub fn call_tool_json(
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "string | Record<string, unknown> | null")] args: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "string | Record<string, unknown> | null")]
+        args: JsValue,
     ) -> Result<JsValue, JsValue> {
         let name = string_arg(&name, "tool name")?;
         let json = match text_from_js(&args, "arguments").map_err(js_error)? {
