@@ -40,6 +40,15 @@ pub fn clip_label(label: &mut String) {
     }
 }
 
+/// What a label cut by [`clip_label`] keeps of the text it was cut from: without its `…` (a
+/// label of exactly [`MAX_LABEL_CHARS`] ending in `…`); any other label as it is.
+pub fn uncut_label(label: &str) -> &str {
+    match label.strip_suffix('…') {
+        Some(rest) if label.chars().count() == MAX_LABEL_CHARS => rest,
+        _ => label,
+    }
+}
+
 /// Where in its source a chunk stands.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Location {
@@ -139,6 +148,8 @@ mod tests {
             };
         loc.clip_labels();
         assert_eq!(loc.heading.as_deref().map(|h| h.chars().count()), Some(MAX_LABEL_CHARS));
+        assert_eq!(loc.heading.as_deref().map(uncut_label), Some("h".repeat(299).as_str()));
+        assert_eq!(uncut_label("더 보기…"), "더 보기…");
         assert_eq!(loc.article.as_deref(), Some("제1조"));
     }
 }

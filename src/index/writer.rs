@@ -205,7 +205,9 @@ impl IndexBuilder {
     /// with it), its text, and its context (see [`add_chunk_with_context`](Self::add_chunk_with_context)).
     pub fn indexed_text(chunk: &Chunk, context: &str) -> String {
         let mut out = match &chunk.location.heading {
-            Some(h) if !chunk.text.starts_with(uncut(h)) => format!("{h}\n{}", chunk.text),
+            Some(h) if !chunk.text.starts_with(crate::corpus::uncut_label(h)) => {
+                format!("{h}\n{}", chunk.text)
+            }
             _ => chunk.text.clone(),
         };
         if !context.is_empty() {
@@ -367,14 +369,5 @@ impl IndexBuilder {
             sections.push((SectionId::PromptLanguage, l.as_bytes().to_vec()));
         }
         Ok(format::write(&sections))
-    }
-}
-
-/// A label as the text it was cut from begins: without the `…` [`clip_label`](crate::corpus::clip_label)
-/// ends a cut label with (a label of exactly `MAX_LABEL_CHARS` ending in `…`).
-fn uncut(label: &str) -> &str {
-    match label.strip_suffix('…') {
-        Some(rest) if label.chars().count() == crate::corpus::MAX_LABEL_CHARS => rest,
-        _ => label,
     }
 }
