@@ -72,10 +72,9 @@ pub fn parse(line: &[u8], n: usize, len: usize) -> Parsed {
     }
     let fixed = lone_surrogates_replaced(text);
     let text = fixed.as_deref().unwrap_or(text);
-    match serde_json::from_str::<Value>(text) {
-        Ok(Value::Object(mut body)) => {
+    match serde_json::from_str::<Line>(text) {
+        Ok(Line::Object(mut body, repeated)) => {
             // A key given twice is refused (the id echoed unless it is the one given twice).
-            let repeated = repeated_key(text);
             let id = match body.remove("id") {
                 Some(id) if repeated.as_deref() != Some("id") => id_text(text, &id),
                 _ => "null".into(),
@@ -91,7 +90,7 @@ pub fn parse(line: &[u8], n: usize, len: usize) -> Parsed {
                 None => Parsed::Request { id, body },
             }
         }
-        Ok(_) => Parsed::Bad {
+        Ok(Line::Other) => Parsed::Bad {
             id: "null".into(),
             error: Error::invalid("line", format!("line {n} is not a JSON object")),
         },
@@ -102,39 +101,59 @@ pub fn parse(line: &[u8], n: usize, len: usize) -> Parsed {
     }
 }
 
-/// The first top-level key a JSON object `text` writes twice, if any. serde_json keeps the last
-/// value silently, so `{"id":1,"id":2}` would answer as 2 and `{"prompt":"a","prompt":"b"}` ask b.
-fn repeated_key(text: &str) -> Option<String> {
-    struct Repeated(Option<String>);
-    impl<'de> serde::Deserialize<'de> for Repeated {
-        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
-            struct Keys;
-            impl<'de> serde::de::Visitor<'de> for Keys {
-                type Value = Repeated;
-                fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                    f.write_str("an object")
-                }
-                fn visit_map<A: serde::de::MapAccess<'de>>(
-                    self,
-                    mut map: A,
-                ) -> std::result::Result<Repeated, A::Error> {
-                    // Read to the end (serde_json refuses a map left half read).
-                    let (mut seen, mut repeated) = (std::collections::BTreeSet::new(), None);
-                    while let Some(key) = map.next_key::<String>()? {
-                        map.next_value::<serde::de::IgnoredAny>()?;
-                        if repeated.is_none() && seen.contains(&key) {
-                            repeated = Some(key);
-                        } else {
-                            seen.insert(key);
-                        }
-                    }
-                    Ok(Repeated(repeated))
-                }
+/// A line's JSON read once: an object's members with the first key it gives twice (serde_json
+/// keeps the last value silently, so `{"id":1,"id":2}` would answer as 2), or any other value.
+enum Line {
+    Object(Map<String, Value>, Option<String>),
+    Other,
+}
+
+impl<'de> serde::Deserialize<'de> for Line {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        struct Members;
+        type Got<E> = std::result::Result<Line, E>;
+        impl<'de> serde::de::Visitor<'de> for Members {
+            type Value = Line;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a JSON value")
             }
-            d.deserialize_map(Keys)
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Got<A::Error> {
+                let (mut body, mut repeated) = (Map::new(), None);
+                while let Some(key) = map.next_key::<String>()? {
+                    let value = map.next_value::<Value>()?;
+                    if body.contains_key(&key) {
+                        repeated.get_or_insert(key);
+                    } else {
+                        body.insert(key, value);
+                    }
+                }
+                Ok(Line::Object(body, repeated))
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Got<A::Error> {
+                while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {}
+                Ok(Line::Other)
+            }
+            fn visit_bool<E>(self, _: bool) -> Got<E> {
+                Ok(Line::Other)
+            }
+            fn visit_i64<E>(self, _: i64) -> Got<E> {
+                Ok(Line::Other)
+            }
+            fn visit_u64<E>(self, _: u64) -> Got<E> {
+                Ok(Line::Other)
+            }
+            fn visit_f64<E>(self, _: f64) -> Got<E> {
+                Ok(Line::Other)
+            }
+            fn visit_str<E>(self, _: &str) -> Got<E> {
+                Ok(Line::Other)
+            }
+            fn visit_unit<E>(self) -> Got<E> {
+                Ok(Line::Other)
+            }
         }
+        d.deserialize_any(Members)
     }
-    serde_json::from_str::<Repeated>(text).ok()?.0
 }
 
 /// `text` with every `\uD800`–`\uDFFF` escape that is not half of a surrogate pair written as
