@@ -123,8 +123,14 @@ function stringsWrap() {
   return assemble(f);
 }
 
-/** Every way the served text or title could come out: each must throw a typed `corrupt` error. */
-function refusedEverywhere(bytes, what) {
+/**
+ * Every way the served text or title could come out: each must throw a typed `corrupt` error, and
+ * `named(engine)` the one whose message matches `message` (the native build's words).
+ */
+function refusedEverywhere(bytes, what, named, message) {
+  const fresh = new gg.Engine();
+  fresh.addInstance('constitution', bytes);
+  assert.throws(() => named(fresh), (e) => e.code === 'corrupt' && message.test(e.message), what);
   const engine = new gg.Engine();
   try {
     engine.addInstance('constitution', bytes);
@@ -155,23 +161,10 @@ function refusedEverywhere(bytes, what) {
 }
 
 test('an LZ4 text table whose size wraps 32 bits is refused, not served', () => {
-  const bytes = lz4Wrap();
-  refusedEverywhere(bytes, 'lz4 wrap');
-  const engine = new gg.Engine();
-  engine.addInstance('constitution', bytes);
-  assert.throws(
-    () => engine.search('constitution', '국회의원 임기', 5),
-    (e) => e.code === 'corrupt' && /block table cut short/.test(e.message),
-  );
+  refusedEverywhere(lz4Wrap(), 'lz4 wrap', (e) => e.search('constitution', '국회의원 임기', 5), /block table cut short/);
 });
 
 test('a string whose offsets wrap 32 bits is refused, not read from the offset table', () => {
-  const bytes = stringsWrap();
-  refusedEverywhere(bytes, 'strings wrap');
-  const engine = new gg.Engine();
-  engine.addInstance('constitution', bytes);
-  assert.throws(
-    () => engine.callTool('sources', { instance: 'constitution' }),
-    (e) => e.code === 'corrupt' && /spans 4294967300\.\.4294967304/.test(e.message),
-  );
+  refusedEverywhere(stringsWrap(), 'strings wrap', (e) => e.callTool('sources', { instance: 'constitution' }),
+    /spans 4294967300\.\.4294967304/);
 });
