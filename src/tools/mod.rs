@@ -64,13 +64,17 @@ pub(crate) fn parse<T: DeserializeOwned>(tool: &str, args: &str) -> Result<T> {
     }
     serde_json::from_str(text).map_err(|e| {
         let msg = crate::error::json_message(&e);
-        let msg = msg.as_str();
-        match culprit::<T>(text, msg) {
-            Some((field, msg)) => Error::invalid("arguments", format!("{tool}: {field}: {msg}")),
-            None => Error::invalid("arguments", format!("{tool}: {msg}")),
-        }
+        let msg = match culprit::<T>(text, &msg) {
+            Some((field, msg)) => format!("{tool}: {field}: {msg}"),
+            None => format!("{tool}: {msg}"),
+        };
+        // The tools' counts are u32: said in words (their own ranges are checked after parsing).
+        Error::invalid("arguments", msg.replace("expected u32", WHOLE_NUMBER))
     })
 }
+
+/// What a tool's count (k, page, chunk, limit …) must be, where serde would say "u32".
+const WHOLE_NUMBER: &str = "expected a whole number from 0 to 4294967295";
 
 /// The field a type error of serde's (`invalid type: integer `5`, expected a string`) is about,
 /// which its message does not say, with the message to show: the object is written again in key

@@ -457,9 +457,17 @@ fn a_badly_typed_argument_is_named() {
     for (tool, bad, says) in [
         ("search", json!({"query": 5}), "search: query: invalid type: integer `5`, expected a string"),
         ("search", json!({"query": "x", "k": "3"}), "search: k: invalid type: string \"3\""),
-        ("search", json!({"query": "x", "k": -1}), "search: k: invalid value: integer `-1`"),
+        (
+            "search",
+            json!({"query": "x", "k": -1}),
+            "search: k: invalid value: integer `-1`, expected a whole number from 0 to 4294967295",
+        ),
         ("grep", json!({"text": "x", "detailed": "yes"}), "grep: detailed: invalid type: string \"yes\""),
-        ("read", json!({"source": "a", "page": "3"}), "read: page: invalid type: string \"3\""),
+        (
+            "read",
+            json!({"source": "a", "page": "3"}),
+            "read: page: invalid type: string \"3\", expected a whole number from 0 to 4294967295",
+        ),
         ("sources", json!({"instance": 7}), "sources: instance: invalid type: integer `7`"),
         // Several bad fields: one of them, named with its own error.
         ("search", json!({"query": 5, "k": "3"}), "search: k: invalid type: string \"3\""),

@@ -162,9 +162,13 @@ test('malformed JSON-RPC: Invalid params, a number JSON cannot hold named, lines
   const byId = (id) => replies.find((m) => m.id === id);
   assert.equal(byId(1).result.isError, true);
   assert.equal(byId(1).result.content[0].text, 'invalid_argument: invalid arguments: "k" is Infinity, not a finite number');
-  assert.equal(byId(2).error.code, -32602);
-  assert.equal(byId(3).error.code, -32602);
-  assert.equal(byId(9).error.code, -32602, 'a call without params: Invalid params, not an Internal error');
+  // A malformed call: Invalid params in one line naming the field (the SDK's Server alone
+  // answered with zod's whole report over several lines).
+  for (const [id, field] of [[2, 'params.arguments'], [3, 'params.name'], [9, 'params']]) {
+    assert.equal(byId(id).error.code, -32602, JSON.stringify(byId(id)));
+    assert.match(byId(id).error.message, new RegExp(`^MCP error -32602: ${field.replace(/\./g, '\\.')}: `), byId(id).error.message);
+    assert.ok(!byId(id).error.message.includes('\n'), byId(id).error.message);
+  }
   assert.equal(replies.filter((m) => m.id === null || m.id === undefined).length, 0, 'no reply without an id');
   assert.equal(byId(4).result.structuredContent.results.length, 1);
   // Params the SDK's schema refuses, on the other methods too: Invalid params naming the field in

@@ -59,11 +59,11 @@ function createServer(engine, { name = 'groundgate', version = require('../packa
     { name, version, title: 'groundgate' },
     { capabilities: { tools: {}, prompts: {} }, instructions: instructions(gg, engine) },
   );
-  // Registered with a schema that reads any params: the SDK's Server then checks them against
-  // CallToolRequestSchema itself and answers a malformed call (`"arguments": null`, a name that is
-  // no string) with JSON-RPC's Invalid params (-32602), not an Internal error (-32603).
-  // `params` itself may be missing too (zod's `unknown()` alone would require the key, and a call
-  // without params would be an Internal error).
+  // Registered with a schema that reads any params, checked against CallToolRequestSchema in the
+  // handler: a malformed call (`"arguments": null`, a name that is no string) is JSON-RPC's
+  // Invalid params (-32602), not an Internal error (-32603). `params` itself may be missing too
+  // (zod's `unknown()` alone would require the key, and a call without params would be an
+  // Internal error).
   const { z } = require('zod');
   const anyCall = z.object({ method: z.literal('tools/call'), params: z.unknown().optional() });
   // The other methods alike: the SDK answers params its schema refuses (`"cursor": 5`, a prompt
@@ -80,8 +80,13 @@ function createServer(engine, { name = 'groundgate', version = require('../packa
     checked(types.ListToolsRequestSchema, request);
     return { tools };
   });
-  server.setRequestHandler(anyCall, async (request) => {
-    const { name: tool, arguments: args } = request.params;
+  // tools/call is registered on the SDK's Protocol, below its Server, whose own registration
+  // checks the call first and answers a bad one with zod's whole report in several lines
+  // (`"arguments": null`); checked here instead: Invalid params, one line naming the field. (The
+  // Server's wrapper also reads `params.task`: this server declares no tasks capability.)
+  const protocolHandler = Object.getPrototypeOf(Server.prototype).setRequestHandler;
+  protocolHandler.call(server, anyCall, async (request) => {
+    const { name: tool, arguments: args } = checked(types.CallToolRequestSchema, request).params;
     let json;
     try {
       json = engine.callToolJson(tool, args ?? {});
