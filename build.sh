@@ -310,9 +310,9 @@ npm_pkg() {
   local version; version="$(awk -F'"' '/^version = /{print $2; exit}' Cargo.toml)"
   rm -rf pkg/bin pkg/lib pkg/indexes pkg/thesaurus
   cp -r www/npm/bin www/npm/lib pkg/
-  # The Korean thesaurus a manifest can name (`thesaurus = [...]`, data/thesaurus/README.md).
+  # The thesauri a manifest can name (`thesaurus = [...]`, data/thesaurus/README.md).
   mkdir -p pkg/thesaurus
-  cp data/thesaurus/ko.toml pkg/thesaurus/
+  cp data/thesaurus/ko.toml data/thesaurus/en.toml pkg/thesaurus/
   cp www/npm/README.md www/npm/LICENSE pkg/
   # The web build is ES modules inside a CommonJS package: its own package.json says so, or Node
   # (tests, server-side rendering) refuses `import 'groundgate/web'` (bundlers read either way).

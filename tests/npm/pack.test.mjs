@@ -43,7 +43,7 @@ test('the tarball holds the package and nothing else', () => {
   const files = listed.files.map((f) => f.path).sort();
   for (const f of ['package.json', 'README.md', 'LICENSE', 'bin/groundgate.js', 'lib/cli.js', 'lib/commands.js', 'lib/mcp.js',
     'node/groundgate.js', 'node/groundgate_bg.wasm', 'node/groundgate.d.ts', 'web/groundgate.js', 'web/groundgate_bg.wasm',
-    'abi/groundgate.wasm', 'indexer/groundgate_indexer.js', 'indexer/groundgate_indexer_bg.wasm', 'thesaurus/ko.toml']) {
+    'abi/groundgate.wasm', 'indexer/groundgate_indexer.js', 'indexer/groundgate_indexer_bg.wasm', 'thesaurus/ko.toml', 'thesaurus/en.toml']) {
     assert.ok(files.includes(f), `${f} in the tarball`);
   }
   if (existsSync(sample)) assert.ok(files.includes('indexes/constitution.ggi'), 'the sample index in the tarball');
