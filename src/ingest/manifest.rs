@@ -107,7 +107,8 @@ pub struct Manifest {
     /// ([`Manifest::thesaurus_from`]). Like [`Manifest::aliases`], but an entry applies only where
     /// its formal word is in at most `thesaurus_share` of the chunks: a word many chunks use (변경,
     /// 입력) would give its everyday words to all of them. The project ships
-    /// `data/thesaurus/ko.toml` (everyday Korean words for the formal ones public documents use).
+    /// `data/thesaurus/ko.toml` (everyday Korean words for the formal ones public documents use)
+    /// and `data/thesaurus/en.toml` (plain English for the technical words of software manuals).
     #[serde(default)]
     pub thesaurus: Vec<PathBuf>,
     /// The largest share of the chunks (0–1) a thesaurus entry's formal word may be in for the
