@@ -68,8 +68,13 @@ pub(crate) fn parse<T: DeserializeOwned>(tool: &str, args: &str) -> Result<T> {
             Some((field, msg)) => format!("{tool}: {field}: {msg}"),
             None => format!("{tool}: {msg}"),
         };
-        // The tools' counts are u32: said in words (their own ranges are checked after parsing).
-        Error::invalid("arguments", msg.replace("expected u32", WHOLE_NUMBER))
+        // The tools' counts are u32: said in words (their own ranges are checked after parsing);
+        // only serde's closing words, not a value quoted before them.
+        let msg = match msg.strip_suffix("expected u32") {
+            Some(head) => format!("{head}{WHOLE_NUMBER}"),
+            None => msg,
+        };
+        Error::invalid("arguments", msg)
     })
 }
 

@@ -469,6 +469,12 @@ fn a_badly_typed_argument_is_named() {
             "read: page: invalid type: string \"3\", expected a whole number from 0 to 4294967295",
         ),
         ("sources", json!({"instance": 7}), "sources: instance: invalid type: integer `7`"),
+        // A quoted value is shown as given.
+        (
+            "search",
+            json!({"query": "x", "k": "expected u32"}),
+            "search: k: invalid type: string \"expected u32\", expected a whole number from 0 to 4294967295",
+        ),
         // Several bad fields: one of them, named with its own error.
         ("search", json!({"query": 5, "k": "3"}), "search: k: invalid type: string \"3\""),
         (
