@@ -2,10 +2,9 @@
 """Validate the fourth training set in this directory against the registry corpus.
 
 Adapted from ../train3/check.py (same record format and the same kinds of checks; other id
-prefixes, counts and tallies, and a sentences file). Unlike ../train3/check.py it does not load
-the held-out validator: the corpus loaders below are the devset validator's
-(../../../shared/data/devset/check_devset.py), copied here, and the copy check is re-implemented
-in this file, so it runs without ../heldout/.
+prefixes, counts and tallies, and a sentences file). The corpus loaders, the gold check, the
+reading of the files and the per-record checks are the held-out validator's (../heldout/check.py,
+loaded by path as ../train3/check.py does); the copy check is its own.
 
 Checks: JSON parses, record counts, unique ids (xq/xs/xe/xu) across all files, required fields
 and kind/route per file, domain counts, every gold reference exists (manual printed pages,
@@ -27,6 +26,7 @@ Usage: python3 check.py [--registry DIR] [--devset DIR] [--compare DIR ...]
 Standard library only. Exit status 0 when every check passes.
 """
 import argparse
+import importlib.util
 import difflib
 import glob
 import json
@@ -80,59 +80,22 @@ CORPUS_WORDS_EN = ['article', 'budget', 'evaluation', 'contract', 'research', 'a
                    'pivot', 'exception', 'spreadsheet', 'parliament', 'court', 'committee', 'grant', 'senate']
 TAGS = {'long_log', 'very_short', 'shares_corpus_words'}
 
-errors = []
-
-
-def err(msg):
-    errors.append(msg)
-
-
-def norm(s):
-    return re.sub(r'\s+', '', s)
-
-
-# ---------------------------------------------------------------- corpus loaders (from check_devset.py)
-def load_manuals(reg):
-    d = os.path.join(reg, 'pypi-korean-rnd-regs-mcp-0.61.0')
-    out = {}
-    for stem in MANUAL_STEMS:
-        with open(os.path.join(d, stem + '.json'), encoding='utf-8') as f:
-            m = json.load(f)
-        pages = {}
-        for sec in m['sections']:
-            for p in sec['pages']:
-                pages.setdefault(p['printed_page'], []).append(p['text'])
-        out[stem] = {k: '\n'.join(v) for k, v in pages.items()}
-    return out
-
-
-def load_constitution(reg):
-    path = os.path.join(reg, 'pypi-konlpy-0.6.0', 'kolaw', 'constitution.txt')
-    with open(path, encoding='utf-8') as f:
-        lines = f.read().replace('\r\n', '\n').split('\n')
-    arts, chapter, cur, chap = {}, {}, None, 0
-    for line in lines:
-        s = line.strip()
-        if '부칙' in s:  # the supplementary provisions restart numbering at 제1조
-            break
-        m = re.match(r'^제(\d+)장', s)
-        if m:
-            chap, cur = int(m.group(1)), None
-            continue
-        if re.match(r'^제\d+절', s):
-            cur = None
-            continue
-        m = re.match(r'^제(\d+)조', s)
-        if m:
-            cur = int(m.group(1))
-            arts[cur] = s
-            chapter[cur] = chap
-        elif cur is not None and s:
-            arts[cur] += '\n' + s
-    return arts, chapter
+# The corpus loaders and the gold check are the held-out validator's (one home; called as
+# heldout.NAME), loaded by path since both files are named check.py; its error list is this one's.
+_spec = importlib.util.spec_from_file_location('heldout_check', os.path.join(HERE, '..', 'heldout', 'check.py'))
+heldout = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(heldout)
+errors = heldout.errors
+err = heldout.err
+norm = heldout.norm
+load_manuals = heldout.load_manuals
+load_constitution = heldout.load_constitution
+load_pyfaq = heldout.load_pyfaq
+longest_common = heldout.longest_shared_run
 
 
 def load_lo(reg):
+    """LibreOffice help pages {id: text} (the held-out validator keeps only the ids)."""
     docs = {}
     with open(os.path.join(reg, 'deb-libreoffice-help-ko', 'docs.jsonl'), encoding='utf-8') as f:
         for line in f:
@@ -141,25 +104,8 @@ def load_lo(reg):
     return docs
 
 
-def rst_headings(path):
-    lines = open(path, encoding='utf-8').read().split('\n')
-    out = set()
-    underline = re.compile(r'([=\-~^"\'`#*+])\1+')
-    for a, b in zip(lines, lines[1:]):
-        a, b = a.strip(), b.strip()
-        if a and b and underline.fullmatch(b) and not underline.fullmatch(a) and len(b) >= len(a):
-            out.add(a)
-    return out
-
-
-def load_pyfaq(reg):
-    out = {}
-    for p in glob.glob(os.path.join(reg, 'deb-python3.11-doc', 'faq-rst', '*.rst.txt')):
-        out[os.path.basename(p)[:-len('.rst.txt')]] = rst_headings(p)
-    return out
-
-
 def load_faq_questions(reg, manuals):
+    """The held-out validator's, without requiring rnd_manual_faq_ko.jsonl."""
     qs = []
     path = os.path.join(reg, 'pypi-korean-rnd-regs-mcp-0.61.0', 'rnd_manual_faq_ko.jsonl')
     if os.path.exists(path):
@@ -173,55 +119,14 @@ def load_faq_questions(reg, manuals):
     return [norm(q) for q in qs if q.strip()]
 
 
-def longest_common(a, b):
-    best = 0
-    prev = [0] * (len(b) + 1)
-    for ca in a:
-        cur = [0] * (len(b) + 1)
-        for j, cb in enumerate(b, 1):
-            if ca == cb:
-                cur[j] = prev[j - 1] + 1
-                if cur[j] > best:
-                    best = cur[j]
-        prev = cur
-    return best
-
-
 # ---------------------------------------------------------------- gold validation
 def check_gold(rid, gold, manuals, arts, lo, pyfaq):
-    if not isinstance(gold, list) or not gold:
-        err('%s: gold must be a non-empty list' % rid)
-        return
-    for g in gold:
+    """The held-out validator's check, and a LibreOffice gold names only its source."""
+    heldout.check_gold(rid, gold, manuals, arts, lo, pyfaq)
+    for g in gold if isinstance(gold, list) else []:
         src = g.get('source')
-        if src in manuals:
-            pages = g.get('pages')
-            if not pages or not isinstance(pages, list):
-                err('%s: %s gold without pages' % (rid, src))
-                continue
-            if len(pages) > 3:
-                err('%s: more than 3 pages for %s' % (rid, src))
-            if len(set(pages)) != len(pages):
-                err('%s: duplicate pages for %s' % (rid, src))
-            for p in pages:
-                if p not in manuals[src]:
-                    err('%s: %s has no printed page %r' % (rid, src, p))
-        elif src == 'constitution':
-            a = g.get('articles')
-            if not a:
-                err('%s: constitution gold without articles' % rid)
-                continue
-            for n in a:
-                if n not in arts:
-                    err('%s: constitution has no main-text article %r' % (rid, n))
-        elif src in pyfaq:
-            if g.get('section') not in pyfaq[src]:
-                err('%s: heading not found in %s.rst.txt: %r' % (rid, src, g.get('section')))
-        elif src in lo:
-            if set(g) != {'source'}:
-                err('%s: LibreOffice gold takes only a source' % rid)
-        else:
-            err('%s: unknown gold source %r' % (rid, src))
+        if src in lo and src not in manuals and src != 'constitution' and src not in pyfaq and set(g) != {'source'}:
+            err('%s: LibreOffice gold takes only a source' % rid)
 
 
 def sentences_of(text):
@@ -314,42 +219,15 @@ def main():
 
     all_ids, data = set(), {}
     for name, exp in EXPECTED.items():
-        rows = []
         path = os.path.join(args.dir, name)
         if not os.path.exists(path):
             err('%s missing' % name)
-            data[name] = rows
+            data[name] = []
             continue
-        with open(path, encoding='utf-8') as f:
-            for ln, line in enumerate(f, 1):
-                if not line.strip():
-                    err('%s:%d: empty line' % (name, ln))
-                    continue
-                try:
-                    rows.append(json.loads(line))
-                except json.JSONDecodeError as e:
-                    err('%s:%d: bad JSON (%s)' % (name, ln, e))
-        data[name] = rows
+        rows = data[name] = heldout.read_jsonl(path, name)
         if len(rows) != exp['n']:
             err('%s: %d records, expected %d' % (name, len(rows), exp['n']))
-        for r in rows:
-            rid = r.get('id')
-            if not isinstance(rid, str) or not re.fullmatch(exp['prefix'] + r'\d{3}', rid):
-                err('%s: bad id %r' % (name, rid))
-            if rid in all_ids:
-                err('duplicate id %s' % rid)
-            all_ids.add(rid)
-            if r.get('kind') != exp['kind'] or r.get('route') != exp['route']:
-                err('%s: kind/route %r/%r' % (rid, r.get('kind'), r.get('route')))
-            if not isinstance(r.get('prompt'), str) or not r['prompt'].strip():
-                err('%s: empty prompt' % rid)
-                r['prompt'] = ''
-        if 'domains' in exp:
-            got = {}
-            for r in rows:
-                got[r.get('domain')] = got.get(r.get('domain'), 0) + 1
-            if got != exp['domains']:
-                err('%s: domain counts %r, expected %r' % (name, got, exp['domains']))
+        heldout.check_records(name, rows, exp, all_ids)
 
     # ---- questions
     for name in ('questions_ko.jsonl', 'questions_en.jsonl'):
